@@ -1,0 +1,321 @@
+//! The game model every Tetrarch game implements and the search, perft and
+//! protocol are generic over.
+//!
+//! The model works at the level of **actions**: one move of one piece, or
+//! `0000` (a pass, or ending a turn early). A **turn** is the sequence of
+//! actions one seat plays before the next seat is to move: one action in
+//! chess and checkers, up to two in Quattuor Reges and Quadranj. The side to
+//! move stays the same between the actions of a turn; a position in the
+//! middle of a turn says so ([`Game::at_turn_start`] is false).
+//!
+//! A turn is over after an action when the position is back at a turn start
+//! or the game is over. Turn tokens are built from actions generically
+//! ([`crate::turns`]), so a game only has to say what one action is.
+//!
+//! Seats are numbered `0..seats()` internally (`p1` is seat 0). Every seat
+//! belongs to a **side** ([`Game::side_of`]): the seat itself in 2-player
+//! and free-for-all games, its team in team games. Search values are for a
+//! side; the search never asks which game it plays.
+
+use core::fmt;
+use core::hash::Hash;
+use core::ops::{Deref, DerefMut};
+
+/// A seat index, `0` for `p1`.
+pub type Seat = usize;
+
+/// A set of seats as a bit mask (bit `i` = seat `i`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct SeatSet(pub u8);
+
+impl SeatSet {
+    /// The empty set.
+    pub const EMPTY: SeatSet = SeatSet(0);
+    /// Whether seat `s` is in the set.
+    pub fn has(self, s: Seat) -> bool {
+        self.0 >> s & 1 != 0
+    }
+    /// The set with seat `s` added.
+    pub fn with(self, s: Seat) -> SeatSet {
+        SeatSet(self.0 | 1 << s)
+    }
+    /// Seats in the set, lowest first.
+    pub fn iter(self) -> impl Iterator<Item = Seat> {
+        (0..8).filter(move |&s| self.has(s))
+    }
+    /// Number of seats.
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+    /// Whether no seat is in the set.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl fmt::Debug for SeatSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter().map(|s| s + 1)).finish()
+    }
+}
+
+/// How a finished game ended, per seat.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GameResult {
+    /// These seats won (a team, or one seat); every other seat lost.
+    Win(SeatSet),
+    /// A draw shared by these seats (in free-for-all, the seats still in the
+    /// game; seats already out keep their lower ranks).
+    Draw(SeatSet),
+}
+
+/// The end of a game: who won and the spec's reason word.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Outcome {
+    /// Win or draw, per seat.
+    pub result: GameResult,
+    /// The reason word of the game's spec (`checkmate`, `stalemate`, …).
+    pub reason: &'static str,
+}
+
+impl Outcome {
+    /// A win for `seats`.
+    pub fn win(seats: SeatSet, reason: &'static str) -> Self {
+        Outcome { result: GameResult::Win(seats), reason }
+    }
+    /// A draw shared by `seats`.
+    pub fn draw(seats: SeatSet, reason: &'static str) -> Self {
+        Outcome { result: GameResult::Draw(seats), reason }
+    }
+    /// What the game's result means for `seat`: `Some(true)` won,
+    /// `Some(false)` lost, `None` drew.
+    pub fn for_seat(&self, seat: Seat) -> Option<bool> {
+        match self.result {
+            GameResult::Win(w) => Some(w.has(seat)),
+            GameResult::Draw(d) => {
+                if d.has(seat) {
+                    None
+                } else {
+                    Some(false)
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    /// The protocol's form: `win 1 3 checkmate`, `draw stalemate`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.result {
+            GameResult::Win(w) => {
+                f.write_str("win")?;
+                for s in w.iter() {
+                    write!(f, " {}", s + 1)?;
+                }
+            }
+            GameResult::Draw(_) => f.write_str("draw")?,
+        }
+        write!(f, " {}", self.reason)
+    }
+}
+
+/// An error in a position string, a set-up token or an option, with a message
+/// that names the field and says why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct PositionError(pub String);
+
+impl PositionError {
+    /// Builds an error from anything printable.
+    pub fn new(msg: impl Into<String>) -> Self {
+        PositionError(msg.into())
+    }
+}
+
+/// An error in one action or turn token.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TokenError {
+    /// The token does not follow the grammar.
+    #[error("malformed ({0})")]
+    Malformed(String),
+    /// The token is well formed but not a legal action here.
+    #[error("illegal ({0})")]
+    Illegal(String),
+}
+
+/// An engine option a game adds to the protocol (`setoption`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// The option's name as the spec writes it.
+    pub name: &'static str,
+    /// Its kind and default.
+    pub kind: OptionKind,
+}
+
+/// The kinds of option UCI knows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// `type check default <bool>`.
+    Check(bool),
+    /// `type spin default <d> min <lo> max <hi>`.
+    Spin { default: i64, min: i64, max: i64 },
+    /// `type combo default <d> var …`; the default is the first value.
+    Combo(&'static [&'static str]),
+}
+
+/// A list of actions. Each game picks a capacity that its positions provably
+/// never exceed (or a growable list where no small bound exists), so move
+/// generation never allocates.
+pub trait ActionList<A>: Default + Deref<Target = [A]> + DerefMut + Send {
+    /// Appends an action.
+    fn push(&mut self, a: A);
+    /// Removes every action.
+    fn clear(&mut self);
+}
+
+impl<A: Send, const N: usize> ActionList<A> for arrayvec::ArrayVec<A, N> {
+    #[inline(always)]
+    fn push(&mut self, a: A) {
+        arrayvec::ArrayVec::push(self, a)
+    }
+    #[inline(always)]
+    fn clear(&mut self) {
+        arrayvec::ArrayVec::clear(self)
+    }
+}
+
+/// A game: positions, actions, rules and notation.
+///
+/// Implementations are plain values (`Clone`); `make`/`unmake` change a
+/// position in place and must restore it exactly, hash included.
+pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
+    /// One action: a move, or a pass / end of turn.
+    type Action: Copy + Eq + Hash + fmt::Debug + Send + Sync + Default + 'static;
+    /// What `make` returns so `unmake` can restore the position.
+    type Undo: Copy + Send;
+    /// A list of legal actions, sized for the game.
+    type Actions: ActionList<Self::Action>;
+    /// The rule options (and, for games with several variants, which one).
+    type Options: Clone + fmt::Debug + Send + Sync + PartialEq + 'static;
+
+    // ---- variants and options -------------------------------------------
+
+    /// Whether every action is a whole turn (chess, checkers): lets perft
+    /// count its last level in bulk.
+    const ONE_ACTION_PER_TURN: bool;
+    /// The `UCI_Variant` names this game implements.
+    const VARIANTS: &'static [&'static str];
+    /// The options of `variant` with the spec's defaults.
+    fn default_options(variant: &str) -> Self::Options;
+    /// The game's own `setoption` options for `variant`.
+    fn option_specs(variant: &str) -> Vec<OptionSpec>;
+    /// Sets option `name` (already matched case-insensitively against
+    /// [`Game::option_specs`]) to `value`; an invalid value is an error and
+    /// leaves `opts` unchanged.
+    fn set_option(opts: &mut Self::Options, name: &str, value: &str) -> Result<(), PositionError>;
+    /// Applies options that act on the current position at once (the spec
+    /// says which); the default does nothing.
+    fn apply_options(&mut self, _opts: &Self::Options) {}
+
+    // ---- positions --------------------------------------------------------
+
+    /// The start position under `opts`.
+    fn startpos(opts: &Self::Options) -> Self;
+    /// Parses a position string (strict, with a message naming the field).
+    fn from_position_string(s: &str, opts: &Self::Options) -> Result<Self, PositionError>;
+    /// The canonical position string.
+    fn position_string(&self) -> String;
+    /// The position after every seat's secret set-up choice, for games that
+    /// have one (`position setup …`).
+    fn from_setup(_tokens: &[&str], _opts: &Self::Options) -> Result<Self, PositionError> {
+        Err(PositionError::new("this game has no set-up phase"))
+    }
+    /// A text picture of the board for `d`.
+    fn render(&self) -> String;
+
+    // ---- seats and turns ----------------------------------------------------
+
+    /// Number of seats (2 or 4).
+    fn seats(&self) -> usize;
+    /// The seat to move.
+    fn to_move(&self) -> Seat;
+    /// The side (team, or the seat itself) that `seat` plays for. Search
+    /// values belong to sides: a seat maximises its side's value.
+    fn side_of(&self, seat: Seat) -> usize;
+    /// Whether the position is at the start of a turn (not between two actions
+    /// of one turn).
+    fn at_turn_start(&self) -> bool {
+        true
+    }
+    /// The protocol name of a seat's colour, for `d` (`White`, `Red`, …).
+    fn seat_name(&self, seat: Seat) -> &'static str;
+
+    // ---- rules --------------------------------------------------------------
+
+    /// Every legal action in this position (none when the game is over). For
+    /// a seat whose only turn is a pass, the pass action.
+    fn legal_actions(&self, out: &mut Self::Actions);
+    /// Plays a legal action.
+    fn make(&mut self, a: Self::Action) -> Self::Undo;
+    /// Takes back the action `make` just played.
+    fn unmake(&mut self, a: Self::Action, undo: Self::Undo);
+    /// The outcome if the game is over by the rules that depend on the
+    /// position alone.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The outcome by rules that depend on the game's history (repetition),
+    /// given the keys of the earlier turn-start positions of the game (oldest
+    /// first, the current position excluded). The default: none.
+    fn history_outcome(&self, _history: &[u64]) -> Option<Outcome> {
+        None
+    }
+    /// Zobrist key of the position: equal positions have equal keys; it
+    /// covers everything the legal actions and the rules depend on except the
+    /// move counters.
+    fn key(&self) -> u64;
+    /// The key computed from scratch (tests check it against [`Game::key`]).
+    fn key_from_scratch(&self) -> u64;
+
+    // ---- notation -----------------------------------------------------------
+
+    /// Writes an action's canonical token.
+    fn write_action(&self, a: Self::Action, out: &mut String);
+    /// Parses one action token (canonical form or an alternative the spec
+    /// names) in this position.
+    fn parse_action(&self, token: &str) -> Result<Self::Action, TokenError>;
+    /// The action that ends the current turn without a further action, where
+    /// the game allows one mid-turn (Quattuor Reges' `0000` after a first
+    /// action). A turn token that stops early implies it.
+    fn end_turn_action(&self) -> Option<Self::Action> {
+        None
+    }
+    /// Whether the action is the empty `0000` action.
+    fn is_pass(&self, a: Self::Action) -> bool;
+
+    // ---- hints for search (game knowledge, no search logic) ------------------
+
+    /// Whether the action captures or otherwise changes material (searched in
+    /// quiescence).
+    fn is_tactical(&self, a: Self::Action) -> bool;
+    /// A move-ordering hint: higher is tried first (captures by value, …).
+    fn order_hint(&self, a: Self::Action) -> i32;
+    /// Static evaluation in centipawns for `seat`'s side (for free-for-all:
+    /// that seat against all the others together). Positive is good for it.
+    fn evaluate(&self, seat: Seat) -> i32;
+    /// The named terms of [`Game::evaluate`] for `seat`, for `eval`.
+    fn eval_terms(&self, seat: Seat) -> Vec<(&'static str, i32)>;
+}
+
+/// The canonical token of one action, allocating (for the protocol, never
+/// inside search or perft).
+pub fn action_string<G: Game>(g: &G, a: G::Action) -> String {
+    let mut s = String::new();
+    g.write_action(a, &mut s);
+    s
+}
+
+/// Whether the turn that was being played is over in `g` (after an action):
+/// back at a turn start, or the game ended.
+#[inline(always)]
+pub fn turn_done<G: Game>(g: &G) -> bool {
+    g.at_turn_start() || g.outcome().is_some()
+}

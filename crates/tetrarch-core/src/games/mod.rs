@@ -1,0 +1,1 @@
+//! The games. Each lives in its own module with the same shape.

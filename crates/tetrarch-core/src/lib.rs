@@ -1,0 +1,17 @@
+//! Tetrarch's core: bitboards, the game model, and the rules of every game.
+//!
+//! - [`bitboard`]: fixed-width bitboards sized per game.
+//! - [`game`]: the [`game::Game`] trait the search and the protocol are
+//!   generic over.
+//! - [`turns`]: turn tokens and perft, built generically from actions.
+//! - [`games`]: one module per game, each with the same shape (board, moves,
+//!   notation, rules, evaluation, tests).
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod bitboard;
+pub mod game;
+pub mod games;
+pub mod turns;
+pub mod zobrist;
