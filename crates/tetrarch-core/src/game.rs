@@ -158,7 +158,14 @@ pub enum OptionKind {
     /// `type check default <bool>`.
     Check(bool),
     /// `type spin default <d> min <lo> max <hi>`.
-    Spin { default: i64, min: i64, max: i64 },
+    Spin {
+        /// The default value.
+        default: i64,
+        /// The lowest value.
+        min: i64,
+        /// The highest value.
+        max: i64,
+    },
     /// `type combo default <d> var …`; the default is the first value.
     Combo(&'static [&'static str]),
 }

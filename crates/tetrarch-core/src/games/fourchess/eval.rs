@@ -1,0 +1,105 @@
+//! Static evaluation of Four-handed Chess, per team. All weights are here.
+//!
+//! Terms (for the team of the seat asked, minus the other team):
+//! - `material`: men of live players at full value;
+//! - `inert`: men of an inert player count for a quarter (they block, and may
+//!   be released), and each inert player costs [`INERT_PENALTY`];
+//! - `advance`: forward pawns gain per step towards the far side;
+//! - `centre`: Knights, Bishops and Queens near the centre.
+
+use super::board::{file, rank, Sq};
+use super::moves::Move;
+use super::piece::*;
+use super::FourChess;
+
+/// Piece values by type (P, reversed P, N, B, R, Q, K).
+pub const VALUE: [i32; 7] = [100, 90, 300, 330, 500, 950, 0];
+/// The cost of a player being inert (mated).
+pub const INERT_PENALTY: i32 = 1200;
+/// Per step a forward pawn has advanced.
+pub const ADVANCE: i32 = 4;
+/// Per unit of closeness to the centre for N, B, Q.
+pub const CENTRE: i32 = 3;
+
+fn centre_bonus(s: Sq) -> i32 {
+    // 0 at the far corners of the centre square, 6 in the middle four.
+    let fx = file(s) as i32;
+    let fy = rank(s) as i32;
+    let dx = (2 * fx - 13).abs() / 2;
+    let dy = (2 * fy - 13).abs() / 2;
+    (6 - dx.max(dy)).max(0)
+}
+
+fn advance(seat: usize, s: Sq) -> i32 {
+    let (x, y) = (file(s) as i32, rank(s) as i32);
+    match seat {
+        0 => y - 1,
+        1 => x - 1,
+        2 => 12 - y,
+        _ => 12 - x,
+    }
+}
+
+/// Per-seat terms: (material, inert, advance, centre).
+fn seat_terms(p: &FourChess, seat: usize) -> [i32; 4] {
+    let mut material = 0;
+    let mut adv = 0;
+    let mut centre = 0;
+    for ty in 0..COUNT {
+        for s in p.by_type[ty] & p.by_seat[seat] {
+            material += VALUE[ty];
+            match ty {
+                PAWN => adv += advance(seat, s),
+                KNIGHT | BISHOP | QUEEN => centre += centre_bonus(s),
+                _ => {}
+            }
+        }
+    }
+    if p.inert >> seat & 1 != 0 {
+        [material / 4, -INERT_PENALTY, 0, 0]
+    } else {
+        [material, 0, adv * ADVANCE, centre * CENTRE]
+    }
+}
+
+/// The named terms for `seat`'s team minus the other team.
+pub fn terms(p: &FourChess, seat: usize) -> Vec<(&'static str, i32)> {
+    let mut t = [0i32; 4];
+    for s in 0..4 {
+        let sign = if s & 1 == seat & 1 { 1 } else { -1 };
+        let st = seat_terms(p, s);
+        for i in 0..4 {
+            t[i] += sign * st[i];
+        }
+    }
+    vec![("material", t[0]), ("inert", t[1]), ("advance", t[2]), ("centre", t[3])]
+}
+
+/// The evaluation for `seat`'s team, in centipawns.
+pub fn evaluate(p: &FourChess, seat: usize) -> i32 {
+    let mut v = 0;
+    for s in 0..4 {
+        let st = seat_terms(p, s);
+        let sum: i32 = st.iter().sum();
+        v += if s & 1 == seat & 1 { sum } else { -sum };
+    }
+    v
+}
+
+/// Move ordering: captures by victim value then cheap attacker, promotions.
+pub fn order_hint(p: &FourChess, m: Move) -> i32 {
+    if m.is_pass() {
+        return 0;
+    }
+    let mut h = 0;
+    if let Some((_, victim)) = p.piece_at(m.to()) {
+        h += 16 * VALUE[victim];
+        if let Some((_, attacker)) = p.piece_at(m.from()) {
+            h -= VALUE[attacker] / 10;
+        }
+    }
+    if m.is_promotion() {
+        h += 16 * VALUE[QUEEN];
+    }
+    h
+}

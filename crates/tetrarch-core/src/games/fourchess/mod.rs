@@ -1,0 +1,344 @@
+//! Four-handed Chess, Verney's partnership rules (`fourchess`), exactly as
+//! `shared/spec/fourchess.md` reads them.
+//!
+//! Module shape (the same for every game):
+//! - [`board`]: geometry and attack tables;
+//! - `moves`: move encoding, generation, make/unmake;
+//! - `rules`: check, the mate/release status update (§5.6), the end of the
+//!   game (§5.8);
+//! - `notation`: position strings (§7) and turn tokens (§10);
+//! - `eval`: the static evaluation;
+//! - `tests`: perft and worked examples.
+
+pub mod board;
+mod eval;
+mod moves;
+mod notation;
+mod rules;
+#[cfg(test)]
+mod tests;
+
+use arrayvec::ArrayVec;
+
+use crate::bitboard::Bb256;
+use crate::game::{Game, OptionKind, OptionSpec, Outcome, PositionError, Seat, TokenError};
+use board::{Sq, CELLS};
+pub use moves::Move;
+
+/// Piece types. A reversed pawn is its own type so that the board, the hash
+/// and the position string all carry the pawn's direction.
+pub mod piece {
+    /// Pawn moving in its owner's forward direction (`P`).
+    pub const PAWN: usize = 0;
+    /// Pawn moving backwards (`p`, §5.3.1).
+    pub const RPAWN: usize = 1;
+    /// Knight.
+    pub const KNIGHT: usize = 2;
+    /// Bishop.
+    pub const BISHOP: usize = 3;
+    /// Rook.
+    pub const ROOK: usize = 4;
+    /// Queen.
+    pub const QUEEN: usize = 5;
+    /// King.
+    pub const KING: usize = 6;
+    /// Number of piece types.
+    pub const COUNT: usize = 7;
+}
+use piece::*;
+
+/// The seat whose men a mailbox code belongs to (code = 1 + 8·seat + type).
+#[inline(always)]
+const fn code(seat: usize, ty: usize) -> u8 {
+    (1 + 8 * seat + ty) as u8
+}
+#[inline(always)]
+const fn code_seat(c: u8) -> usize {
+    ((c - 1) >> 3) as usize
+}
+#[inline(always)]
+const fn code_type(c: u8) -> usize {
+    ((c - 1) & 7) as usize
+}
+
+/// Start layout (`FC_Layout`, §5.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// Queens on light squares with a1 dark (default).
+    A,
+    /// The opposite colouring: King and Queen swapped on every arm.
+    B,
+}
+
+/// Rule options (§4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// `FC_Layout`.
+    pub layout: Layout,
+    /// `FC_LeapOwnPawns`.
+    pub leap_own_pawns: bool,
+    /// `FC_NoProgressPlies` (0 = never).
+    pub no_progress_plies: u32,
+    /// `FC_RepetitionDraw`.
+    pub repetition_draw: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { layout: Layout::A, leap_own_pawns: false, no_progress_plies: 200, repetition_draw: true }
+    }
+}
+
+/// Maximum legal actions of one position: at most 16 men, none with more than
+/// 52 moves on this board (a Queen on an open centre square), so 1024 is a
+/// bound no position reaches.
+pub const MAX_ACTIONS: usize = 1024;
+
+/// A Four-handed Chess position.
+#[derive(Clone, Debug)]
+pub struct FourChess {
+    /// Men of each type, every colour.
+    by_type: [Bb256; piece::COUNT],
+    /// Men of each seat.
+    by_seat: [Bb256; 4],
+    /// Every man.
+    occ: Bb256,
+    /// Mailbox: 0 empty, else [`code`].
+    board: [u8; CELLS],
+    /// King square of each seat.
+    kings: [u8; 4],
+    /// The seat to move.
+    side: u8,
+    /// Inert seats (bit per seat, §5.2).
+    inert: u8,
+    /// Seats whose King is attacked by a live enemy (cache of §5.2.3 for the
+    /// current `inert`).
+    checks: u8,
+    /// Half-move clock (§5.9).
+    halfmove: u32,
+    /// Full-move number.
+    fullmove: u32,
+    /// Zobrist key.
+    key: u64,
+    /// Options that apply to the current position.
+    rules: Options,
+}
+
+/// Zobrist keys: men by seat, type and cell; side to move; inert seats.
+mod keys {
+    use super::CELLS;
+    pub static PIECE: [u64; 4 * 7 * CELLS] = crate::zobrist::keys(0x4C43_4845_5353);
+    pub static SIDE: [u64; 4] = crate::zobrist::keys(0x5349_4445);
+    pub static INERT: [u64; 4] = crate::zobrist::keys(0x494E_4552_54);
+    #[inline(always)]
+    pub fn piece(seat: usize, ty: usize, sq: usize) -> u64 {
+        PIECE[(seat * 7 + ty) * CELLS + sq]
+    }
+}
+
+impl FourChess {
+    fn empty(rules: Options) -> Self {
+        FourChess {
+            by_type: [Bb256::EMPTY; piece::COUNT],
+            by_seat: [Bb256::EMPTY; 4],
+            occ: Bb256::EMPTY,
+            board: [0; CELLS],
+            kings: [0; 4],
+            side: 0,
+            inert: 0,
+            checks: 0,
+            halfmove: 0,
+            fullmove: 1,
+            key: 0,
+            rules,
+        }
+    }
+
+    #[inline(always)]
+    fn put(&mut self, seat: usize, ty: usize, s: Sq) {
+        self.by_type[ty].set(s);
+        self.by_seat[seat].set(s);
+        self.occ.set(s);
+        self.board[s] = code(seat, ty);
+        self.key ^= keys::piece(seat, ty, s);
+        if ty == KING {
+            self.kings[seat] = s as u8;
+        }
+    }
+
+    /// The seat to move.
+    pub fn side(&self) -> usize {
+        self.side as usize
+    }
+
+    /// The inert seats as a bit mask.
+    pub fn inert_mask(&self) -> u8 {
+        self.inert
+    }
+
+    /// The man on a cell as (seat, type), if any.
+    pub fn piece_at(&self, s: Sq) -> Option<(usize, usize)> {
+        let c = self.board[s];
+        (c != 0).then(|| (code_seat(c), code_type(c)))
+    }
+}
+
+/// The partner of a seat.
+#[inline(always)]
+pub const fn partner(s: usize) -> usize {
+    (s + 2) & 3
+}
+
+/// Both enemies of a seat as a bit mask.
+#[inline(always)]
+pub const fn enemies_mask(s: usize) -> u8 {
+    (1 << ((s + 1) & 3)) | (1 << ((s + 3) & 3))
+}
+
+impl Game for FourChess {
+    type Action = Move;
+    type Undo = moves::Undo;
+    type Actions = ArrayVec<Move, MAX_ACTIONS>;
+    type Options = Options;
+
+    const ONE_ACTION_PER_TURN: bool = true;
+    const VARIANTS: &'static [&'static str] = &["fourchess"];
+
+    fn default_options(_variant: &str) -> Options {
+        Options::default()
+    }
+
+    fn option_specs(_variant: &str) -> Vec<OptionSpec> {
+        vec![
+            OptionSpec { name: "FC_Layout", kind: OptionKind::Combo(&["A", "B"]) },
+            OptionSpec { name: "FC_LeapOwnPawns", kind: OptionKind::Check(false) },
+            OptionSpec { name: "FC_NoProgressPlies", kind: OptionKind::Spin { default: 200, min: 0, max: 10000 } },
+            OptionSpec { name: "FC_RepetitionDraw", kind: OptionKind::Check(true) },
+        ]
+    }
+
+    fn set_option(opts: &mut Options, name: &str, value: &str) -> Result<(), PositionError> {
+        let check = |v: &str| match v.to_ascii_lowercase().as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(PositionError::new(format!("option {name}: `{v}` is not true or false"))),
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "fc_layout" => {
+                opts.layout = match value {
+                    "A" | "a" => Layout::A,
+                    "B" | "b" => Layout::B,
+                    _ => return Err(PositionError::new(format!("option FC_Layout: `{value}` is not A or B"))),
+                }
+            }
+            "fc_leapownpawns" => opts.leap_own_pawns = check(value)?,
+            "fc_repetitiondraw" => opts.repetition_draw = check(value)?,
+            "fc_noprogressplies" => {
+                opts.no_progress_plies = value
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|v| *v <= 10000)
+                    .ok_or_else(|| PositionError::new(format!("option FC_NoProgressPlies: `{value}` is not in 0..10000")))?
+            }
+            _ => return Err(PositionError::new(format!("unknown option `{name}`"))),
+        }
+        Ok(())
+    }
+
+    fn apply_options(&mut self, opts: &Options) {
+        // §4: every option but the layout applies to the current position.
+        self.rules = *opts;
+    }
+
+    fn startpos(opts: &Options) -> Self {
+        let s = match opts.layout {
+            Layout::A => notation::START_A,
+            Layout::B => notation::START_B,
+        };
+        Self::from_position_string(s, opts).expect("the start position parses")
+    }
+
+    fn from_position_string(s: &str, opts: &Options) -> Result<Self, PositionError> {
+        notation::parse_position(s, *opts)
+    }
+
+    fn position_string(&self) -> String {
+        notation::write_position(self)
+    }
+
+    fn render(&self) -> String {
+        notation::render(self)
+    }
+
+    fn seats(&self) -> usize {
+        4
+    }
+
+    fn to_move(&self) -> Seat {
+        self.side as usize
+    }
+
+    fn side_of(&self, seat: Seat) -> usize {
+        seat & 1
+    }
+
+    fn seat_name(&self, seat: Seat) -> &'static str {
+        ["White", "Black", "Yellow", "Red"][seat & 3]
+    }
+
+    fn legal_actions(&self, out: &mut Self::Actions) {
+        self.turns(out)
+    }
+
+    fn make(&mut self, m: Move) -> moves::Undo {
+        self.make_move(m)
+    }
+
+    fn unmake(&mut self, m: Move, u: moves::Undo) {
+        self.unmake_move(m, u)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.game_outcome()
+    }
+
+    fn history_outcome(&self, history: &[u64]) -> Option<Outcome> {
+        self.repetition(history)
+    }
+
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    fn key_from_scratch(&self) -> u64 {
+        self.compute_key()
+    }
+
+    fn write_action(&self, m: Move, out: &mut String) {
+        notation::write_move(m, out)
+    }
+
+    fn parse_action(&self, token: &str) -> Result<Move, TokenError> {
+        notation::parse_move(self, token)
+    }
+
+    fn is_pass(&self, m: Move) -> bool {
+        m.is_pass()
+    }
+
+    fn is_tactical(&self, m: Move) -> bool {
+        !m.is_pass() && (self.board[m.to()] != 0 || m.is_promotion())
+    }
+
+    fn order_hint(&self, m: Move) -> i32 {
+        eval::order_hint(self, m)
+    }
+
+    fn evaluate(&self, seat: Seat) -> i32 {
+        eval::evaluate(self, seat)
+    }
+
+    fn eval_terms(&self, seat: Seat) -> Vec<(&'static str, i32)> {
+        eval::terms(self, seat)
+    }
+}

@@ -1,0 +1,290 @@
+//! Position strings (§7) and move tokens (§10).
+
+use super::board::*;
+use super::moves::{Move, BACK, PAWN_LINE};
+use super::piece::*;
+use super::{partner, FourChess, Options, MAX_ACTIONS};
+use crate::game::{PositionError, TokenError};
+use arrayvec::ArrayVec;
+
+/// Layout A (§9).
+pub const START_A: &str = "yRyNyByQyKyByNyR/yPyPyPyPyPyPyPyP/8/bRbP10rPrR/bNbP10rPrN/bBbP10rPrB/bQbP10rPrK/bKbP10rPrQ/bBbP10rPrB/bNbP10rPrN/bRbP10rPrR/8/wPwPwPwPwPwPwPwP/wRwNwBwKwQwBwNwR w - 0 1";
+/// Layout B (§9).
+pub const START_B: &str = "yRyNyByKyQyByNyR/yPyPyPyPyPyPyPyP/8/bRbP10rPrR/bNbP10rPrN/bBbP10rPrB/bKbP10rPrQ/bQbP10rPrK/bBbP10rPrB/bNbP10rPrN/bRbP10rPrR/8/wPwPwPwPwPwPwPwP/wRwNwBwQwKwBwNwR w - 0 1";
+
+const COLOURS: [char; 4] = ['w', 'b', 'y', 'r'];
+const PIECES: [char; 7] = ['P', 'p', 'N', 'B', 'R', 'Q', 'K'];
+
+fn err(msg: impl Into<String>) -> PositionError {
+    PositionError::new(msg)
+}
+
+/// The existing files of rank index `y`.
+fn rank_files(y: usize) -> core::ops::RangeInclusive<usize> {
+    if (3..=10).contains(&y) {
+        0..=13
+    } else {
+        3..=10
+    }
+}
+
+fn colour_seat(c: char) -> Option<usize> {
+    COLOURS.iter().position(|&x| x == c)
+}
+
+fn parse_number(field: &str, what: &str) -> Result<u32, PositionError> {
+    if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(err(format!("{what}: `{field}` is not a decimal number")));
+    }
+    field.parse::<u32>().map_err(|_| err(format!("{what}: `{field}` is too large")))
+}
+
+/// Parses a `fourchess` position string.
+pub fn parse_position(s: &str, rules: Options) -> Result<FourChess, PositionError> {
+    let fields: Vec<&str> = s.split([' ', '\t']).filter(|f| !f.is_empty()).collect();
+    if fields.len() != 5 {
+        return Err(err(format!(
+            "position: expected 5 fields (board, side, inert, clock, fullmove), found {}",
+            fields.len()
+        )));
+    }
+    let mut pos = FourChess::empty(rules);
+    let ranks: Vec<&str> = fields[0].split('/').collect();
+    if ranks.len() != 14 {
+        return Err(err(format!("board: expected 14 ranks, found {}", ranks.len())));
+    }
+    let mut king_count = [0u32; 4];
+    for (i, text) in ranks.iter().enumerate() {
+        let y = 13 - i;
+        let files: Vec<usize> = rank_files(y).collect();
+        let rank_no = y + 1;
+        let mut cell = 0usize;
+        let chars: Vec<char> = text.chars().collect();
+        let mut j = 0;
+        while j < chars.len() {
+            let c = chars[j];
+            if c.is_ascii_digit() {
+                let start = j;
+                while j < chars.len() && chars[j].is_ascii_digit() {
+                    j += 1;
+                }
+                let digits: String = chars[start..j].iter().collect();
+                if digits.starts_with('0') {
+                    return Err(err(format!("board: rank {rank_no}: empty count `{digits}` is 0 or has a leading zero")));
+                }
+                let n: usize = digits.parse().unwrap_or(usize::MAX);
+                if n > files.len() - cell {
+                    return Err(err(format!(
+                        "board: rank {rank_no}: too many cells (it has {})",
+                        files.len()
+                    )));
+                }
+                cell += n;
+                continue;
+            }
+            let seat = colour_seat(c)
+                .ok_or_else(|| err(format!("board: rank {rank_no}: unknown colour letter `{c}`")))?;
+            let pc = chars
+                .get(j + 1)
+                .copied()
+                .ok_or_else(|| err(format!("board: rank {rank_no}: colour `{c}` without a piece letter")))?;
+            let ty = PIECES
+                .iter()
+                .position(|&x| x == pc)
+                .ok_or_else(|| err(format!("board: rank {rank_no}: unknown piece letter `{pc}`")))?;
+            if cell >= files.len() {
+                return Err(err(format!("board: rank {rank_no}: too many cells (it has {})", files.len())));
+            }
+            let sq_ = sq(files[cell], y);
+            let name = square_name(sq_);
+            if ty == PAWN && BACK[seat].has(sq_) {
+                return Err(err(format!("board: {name}: a forward pawn on its own back line")));
+            }
+            if ty <= RPAWN && (BACK[(seat + 1) & 3] | BACK[(seat + 3) & 3]).has(sq_) {
+                return Err(err(format!("board: {name}: a pawn on an enemy's back line")));
+            }
+            if ty == PAWN && BACK[partner(seat)].has(sq_) {
+                return Err(err(format!("board: {name}: a forward pawn on its partner's back line")));
+            }
+            if ty == RPAWN && PAWN_LINE[seat].has(sq_) {
+                return Err(err(format!("board: {name}: a reversed pawn on its own pawn line")));
+            }
+            if ty == KING {
+                king_count[seat] += 1;
+            }
+            pos.put(seat, ty, sq_);
+            cell += 1;
+            j += 2;
+        }
+        if cell != files.len() {
+            return Err(err(format!(
+                "board: rank {rank_no} has {cell} cells, expected {}",
+                files.len()
+            )));
+        }
+    }
+    for (seat, &n) in king_count.iter().enumerate() {
+        if n != 1 {
+            return Err(err(format!("board: colour `{}` has {n} Kings, expected exactly 1", COLOURS[seat])));
+        }
+    }
+    let side = fields[1];
+    pos.side = match side.chars().collect::<Vec<_>>().as_slice() {
+        [c] => colour_seat(*c).ok_or_else(|| err(format!("side: `{side}` is not one of w b y r")))? as u8,
+        _ => return Err(err(format!("side: `{side}` is not one of w b y r"))),
+    };
+    let inert = fields[2];
+    if inert != "-" {
+        let mut last: Option<usize> = None;
+        for c in inert.chars() {
+            let seat = colour_seat(c).ok_or_else(|| err(format!("inert: unknown colour letter `{c}`")))?;
+            if last.is_some_and(|l| seat <= l) {
+                return Err(err(format!("inert: `{inert}` has repeated or out-of-order letters (order w b y r)")));
+            }
+            last = Some(seat);
+            pos.inert |= 1 << seat;
+        }
+    }
+    pos.halfmove = parse_number(fields[3], "clock")?;
+    pos.fullmove = parse_number(fields[4], "fullmove")?;
+    if pos.fullmove == 0 {
+        return Err(err("fullmove: must be at least 1"));
+    }
+    pos.key = pos.compute_key();
+    pos.recompute_checks();
+    Ok(pos)
+}
+
+/// The canonical position string.
+pub fn write_position(p: &FourChess) -> String {
+    let mut out = String::with_capacity(160);
+    for y in (0..14).rev() {
+        let mut run = 0;
+        for x in rank_files(y) {
+            match p.piece_at(sq(x, y)) {
+                None => run += 1,
+                Some((seat, ty)) => {
+                    if run > 0 {
+                        out += &run.to_string();
+                        run = 0;
+                    }
+                    out.push(COLOURS[seat]);
+                    out.push(PIECES[ty]);
+                }
+            }
+        }
+        if run > 0 {
+            out += &run.to_string();
+        }
+        if y > 0 {
+            out.push('/');
+        }
+    }
+    out.push(' ');
+    out.push(COLOURS[p.side as usize]);
+    out.push(' ');
+    if p.inert == 0 {
+        out.push('-');
+    } else {
+        for (seat, c) in COLOURS.iter().enumerate() {
+            if p.inert >> seat & 1 != 0 {
+                out.push(*c);
+            }
+        }
+    }
+    out += &format!(" {} {}", p.halfmove, p.fullmove);
+    out
+}
+
+/// A picture of the board, rank 14 at the top.
+pub fn render(p: &FourChess) -> String {
+    let mut out = String::new();
+    for y in (0..14).rev() {
+        out += &format!("{:>3} ", y + 1);
+        for x in 0..14 {
+            let s = sq(x, y);
+            if !exists(s) {
+                out += "   ";
+            } else if let Some((seat, ty)) = p.piece_at(s) {
+                out += &format!(" {}{}", COLOURS[seat], PIECES[ty]);
+            } else {
+                out += "  .";
+            }
+        }
+        out.push('\n');
+    }
+    out += "    ";
+    for x in 0..14 {
+        out += &format!("  {}", (b'a' + x as u8) as char);
+    }
+    out.push('\n');
+    out
+}
+
+/// Writes a move token (§10).
+pub fn write_move(m: Move, out: &mut String) {
+    if m.is_pass() {
+        out.push_str("0000");
+        return;
+    }
+    out.push_str(&square_name(m.from()));
+    out.push_str(&square_name(m.to()));
+    if m.is_promotion() {
+        out.push('q');
+    }
+}
+
+/// Splits `<square><square>[suffix]` into its parts by the grammar
+/// `[a-n][1-9][0-9]?` twice.
+fn split_squares(t: &str) -> Option<(&str, &str, &str)> {
+    let b = t.as_bytes();
+    let square_len = |i: usize| -> Option<usize> {
+        if i >= b.len() || !(b'a'..=b'z').contains(&b[i]) {
+            return None;
+        }
+        let mut j = i + 1;
+        while j < b.len() && j < i + 3 && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        (j > i + 1).then_some(j - i)
+    };
+    let l1 = square_len(0)?;
+    let l2 = square_len(l1)?;
+    Some((&t[..l1], &t[l1..l1 + l2], &t[l1 + l2..]))
+}
+
+/// Parses a move token in `p`: `e2e3`, `b10a11q` (the `q` may be left out),
+/// `0000`.
+pub fn parse_move(p: &FourChess, t: &str) -> Result<Move, TokenError> {
+    let mut legal = ArrayVec::<Move, MAX_ACTIONS>::new();
+    p.turns(&mut legal);
+    if t == "0000" {
+        return if legal.contains(&Move::PASS) {
+            Ok(Move::PASS)
+        } else if legal.is_empty() {
+            Err(TokenError::Illegal("the game is over".into()))
+        } else {
+            Err(TokenError::Illegal("`0000` is legal only for an inert or stalemated player".into()))
+        };
+    }
+    let (a, b, suffix) = split_squares(t).ok_or_else(|| {
+        TokenError::Malformed("expected <from><to>[q], e.g. `e2e3`".into())
+    })?;
+    let from = parse_square(a).ok_or_else(|| TokenError::Malformed(format!("`{a}` is not a square")))?;
+    let to = parse_square(b).ok_or_else(|| TokenError::Malformed(format!("`{b}` is not a square")))?;
+    let promo = match suffix {
+        "" => false,
+        "q" => true,
+        _ => return Err(TokenError::Malformed(format!("unknown suffix `{suffix}` (only `q`)"))),
+    };
+    if legal.is_empty() {
+        return Err(TokenError::Illegal("the game is over".into()));
+    }
+    match legal.iter().find(|m| !m.is_pass() && m.from() == from && m.to() == to) {
+        Some(&m) if promo && !m.is_promotion() => {
+            Err(TokenError::Illegal(format!("{a}{b} is not a promotion")))
+        }
+        Some(&m) => Ok(m),
+        None => Err(TokenError::Illegal(format!("{a}{b} is not a legal move"))),
+    }
+}

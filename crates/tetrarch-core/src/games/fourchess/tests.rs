@@ -1,0 +1,268 @@
+//! Perft from the spec's tables and the worked examples of §13.
+
+use super::*;
+use crate::game::Game;
+use crate::turns::{legal_turns, parse_turn, perft, play_turn};
+
+fn pos(s: &str) -> FourChess {
+    FourChess::from_position_string(s, &Options::default()).unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+fn turns_of(p: &FourChess) -> Vec<String> {
+    legal_turns(p).into_iter().map(|t| t.0).collect()
+}
+
+fn play(p: &mut FourChess, t: &str) {
+    let acts = parse_turn(p, t).unwrap_or_else(|e| panic!("{t}: {e}"));
+    play_turn(p, &acts);
+}
+
+#[test]
+fn start_positions_round_trip() {
+    for layout in [Layout::A, Layout::B] {
+        let opts = Options { layout, ..Options::default() };
+        let p = FourChess::startpos(&opts);
+        let s = p.position_string();
+        assert_eq!(s, if layout == Layout::A { notation::START_A } else { notation::START_B });
+    }
+}
+
+#[test]
+fn perft_start_layout_a() {
+    let mut p = FourChess::startpos(&Options::default());
+    let expect = [12u64, 144, 1_728, 20_736, 333_228];
+    for (d, &n) in expect.iter().enumerate() {
+        assert_eq!(perft(&mut p, d as u32 + 1), n, "depth {}", d + 1);
+    }
+}
+
+#[test]
+fn perft_start_layout_b() {
+    let opts = Options { layout: Layout::B, ..Options::default() };
+    let mut p = FourChess::startpos(&opts);
+    let expect = [12u64, 144, 1_728, 20_736, 333_228];
+    for (d, &n) in expect.iter().enumerate() {
+        assert_eq!(perft(&mut p, d as u32 + 1), n, "depth {}", d + 1);
+    }
+}
+
+/// Depth 6 of both layouts (§12): a few seconds in an optimised build.
+#[test]
+fn perft_start_depth_6() {
+    for (layout, n) in [(Layout::A, 5_305_295u64), (Layout::B, 5_339_329)] {
+        let opts = Options { layout, ..Options::default() };
+        let mut p = FourChess::startpos(&opts);
+        assert_eq!(perft(&mut p, 6), n, "{layout:?}");
+    }
+}
+
+/// Depth 7 of both layouts (§12): about a minute; run with `--ignored`.
+#[test]
+#[ignore]
+fn perft_start_depth_7() {
+    for (layout, n) in [(Layout::A, 85_001_503u64), (Layout::B, 85_010_562)] {
+        let opts = Options { layout, ..Options::default() };
+        let mut p = FourChess::startpos(&opts);
+        assert_eq!(perft(&mut p, 7), n, "{layout:?}");
+    }
+}
+
+// ---- §13 worked examples ----------------------------------------------------
+
+#[test]
+fn e1_reversal() {
+    let mut p = pos("4yK3/1wP6/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 0 1");
+    play(&mut p, "e13e14");
+    assert_eq!(p.position_string(), "1wp2yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 b - 0 1");
+    for t in ["a7a6", "h14h13", "n8n7"] {
+        play(&mut p, t);
+    }
+    assert_eq!(p.to_move(), 0);
+    assert!(turns_of(&p).contains(&"e14e13".to_string()), "{:?}", turns_of(&p));
+}
+
+#[test]
+fn e1b_back_to_forward() {
+    let start = pos("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/1wp6/2bN5/3wK4 w - 0 1");
+    let t = turns_of(&start);
+    assert!(t.contains(&"e3e2".into()) && t.contains(&"e3f2".into()), "{t:?}");
+    for mv in ["e3e2", "e3f2"] {
+        let mut p = start.clone();
+        play(&mut p, mv);
+        let to = board::parse_square(&mv[2..]).unwrap();
+        assert_eq!(p.piece_at(to), Some((0, PAWN)), "{mv}");
+    }
+}
+
+#[test]
+fn e2_leap() {
+    let s = "4yK3/8/8/14/14/14/13rK/bK13/4yPwP1bP6/4wPwP1wP6/13rR/8/8/3wK4 w - 0 1";
+    let p = pos(s);
+    let t = turns_of(&p);
+    assert_eq!(t.len(), 7, "{t:?}");
+    let pawn_moves: Vec<_> = t.iter().filter(|m| ["e5", "f5", "h5"].iter().any(|f| m.starts_with(f))).collect();
+    assert_eq!(pawn_moves, ["e5e7"]);
+    let opts = Options { leap_own_pawns: true, ..Options::default() };
+    let p = FourChess::from_position_string(s, &opts).unwrap();
+    let t = turns_of(&p);
+    assert!(t.contains(&"f5f7".into()) && t.contains(&"e5e7".into()), "{t:?}");
+    assert!(!t.iter().any(|m| m.starts_with("h5")));
+    let p = pos(&s.replace(" w - 0 1", " y - 0 1"));
+    assert!(turns_of(&p).contains(&"e6e4".into()));
+}
+
+#[test]
+fn e3_partner_exposure() {
+    let p = pos("8/8/8/4bR9/14/14/4wB8rK/bK13/14/4yK9/14/8/8/3wK4 w - 0 1");
+    assert_eq!(turns_of(&p), ["g1f1", "g1f2", "g1g2", "g1h1", "g1h2"]);
+    let p = pos("8/8/8/4bR9/14/14/4wB8rK/bK13/14/4yK2rR6/14/8/8/3wK4 w - 0 1");
+    let t = turns_of(&p);
+    assert_eq!(t.len(), 19, "{t:?}");
+    assert_eq!(t.iter().filter(|m| m.starts_with("e8")).count(), 14 + 2, "{t:?}");
+}
+
+#[test]
+fn e4_mate_inert_release() {
+    let mut p = pos("4yK3/8/8/14/14/14/13rK/bK13/10yB3/3bR10/7rN6/8/wPwPwP5/wNwKwR5 r - 0 1");
+    play(&mut p, "h4g2");
+    assert_eq!(
+        p.position_string(),
+        "4yK3/8/8/14/14/14/13rK/bK13/10yB3/3bR10/14/8/wPwPwPrN4/wNwKwR5 w w 1 2"
+    );
+    assert_eq!(turns_of(&p), ["0000"]);
+    play(&mut p, "0000");
+    assert!(p.position_string().ends_with(" b w 2 2"));
+    // E4b: inert men cannot be captured.
+    let t = turns_of(&p);
+    assert!(t.contains(&"d5d3".into()) && !t.contains(&"d5d2".into()), "{t:?}");
+    // E4c: Yellow takes the Knight and releases White.
+    play(&mut p, "a7a6");
+    play(&mut p, "k6g2");
+    assert_eq!(p.inert_mask(), 0, "{}", p.position_string());
+    play(&mut p, "n8n7");
+    play(&mut p, "e2e3");
+    assert!(turns_of(&p).contains(&"d5d2".into()));
+}
+
+#[test]
+fn e5_stalemate_pass_and_draw() {
+    let mut p = pos("4yK3/8/4yP3/14/14/14/13rK/bK13/14/14/14/1rQ6/8/wK7 w - 0 1");
+    assert_eq!(turns_of(&p), ["0000"]);
+    assert_eq!(p.outcome(), None);
+    play(&mut p, "0000");
+    assert_eq!(p.to_move(), 1);
+    let mut p = pos("yK6bR/yPyP6/8/14/14/14/13rK/bK13/14/14/14/1rQ6/8/wK7 w y 0 1");
+    assert_eq!(p.outcome().map(|o| o.to_string()), Some("draw stalemate".into()));
+    assert!(turns_of(&p).is_empty());
+    assert_eq!(perft(&mut p, 1), 0);
+    assert_eq!(perft(&mut p, 3), 0);
+}
+
+#[test]
+fn e6_promotion() {
+    let p = pos("4yK3/8/8/bN1rN11/1wP12/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 0 1");
+    let t = turns_of(&p);
+    let pawn: Vec<_> = t.iter().filter(|m| m.starts_with("b10")).cloned().collect();
+    assert_eq!(pawn, ["b10a11q", "b10b11", "b10c11"]);
+    let mut q = p.clone();
+    play(&mut q, "b10a11"); // the `q` may be left out on input
+    assert_eq!(q.piece_at(board::parse_square("a11").unwrap()), Some((0, QUEEN)));
+    let mut q = p.clone();
+    play(&mut q, "b10c11");
+    assert_eq!(q.piece_at(board::parse_square("c11").unwrap()), Some((0, PAWN)));
+    assert!(parse_turn(&p, "b10b11q").is_err());
+}
+
+#[test]
+fn e7_cascade() {
+    let mut p = pos("7bK/yP7/1yK1wK3rP/5rKyQ1bP5/2yp5yQ1yP3/14/14/11rB2/3wR10/1bP1rP6rPrPyR1/1bP1wP7yP1rQ/2bpyP4/3wP4/6bR1 b r 1 1");
+    play(&mut p, "j1j12");
+    assert!(p.position_string().ends_with(" y w 2 1"), "{}", p.position_string());
+    assert_eq!(turns_of(&p).len(), 4, "{:?}", turns_of(&p));
+}
+
+#[test]
+fn double_mate_and_material() {
+    // Both Black and Red inert: White and Yellow win.
+    let p = pos("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w br 0 1");
+    assert_eq!(p.outcome().map(|o| o.to_string()), Some("win 1 3 checkmate".into()));
+    assert!(turns_of(&p).is_empty());
+    // Kings and pawns only: a material draw.
+    let p = pos("4yK3/8/8/14/14/14/13rK/bK13/14/14/14/8/4wP3/3wK4 w - 0 1");
+    assert_eq!(p.outcome().map(|o| o.to_string()), Some("draw material".into()));
+    // No progress at 200 plies.
+    let p = pos("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 200 90");
+    assert_eq!(p.outcome().map(|o| o.to_string()), Some("draw noprogress".into()));
+    let p = pos("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 199 90");
+    assert_eq!(p.outcome(), None);
+}
+
+#[test]
+fn repetition_is_a_history_rule() {
+    let mut p = pos("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 0 1");
+    let mut history = vec![];
+    for t in ["g1g2", "a7a6", "h14h13", "n8n7", "g2g1", "a6a7", "h13h14", "n7n8"].repeat(2) {
+        history.push(p.key());
+        play(&mut p, t);
+    }
+    assert_eq!(p.history_outcome(&history).map(|o| o.to_string()), Some("draw repetition".into()));
+    assert_eq!(p.history_outcome(&history[..8]), None);
+    assert!(!turns_of(&p).is_empty(), "perft and moves ignore repetition");
+}
+
+#[test]
+fn bad_position_strings() {
+    let good = "4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 0 1";
+    assert!(FourChess::from_position_string(good, &Options::default()).is_ok());
+    let cases = [
+        ("", "5 fields"),
+        ("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 0", "5 fields"),
+        ("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/3wK4 w - 0 1", "14 ranks"),
+        ("4yK4/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 0 1", "rank 14"),
+        ("4yK2/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 0 1", "rank 14"),
+        ("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/03wK4 w - 0 1", "leading zero"),
+        ("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3gK4 w - 0 1", "colour"),
+        ("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wX4 w - 0 1", "piece"),
+        ("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK3w w - 0 1", "without a piece"),
+        ("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/8 w - 0 1", "Kings"),
+        ("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/2wKwK4 w - 0 1", "Kings"),
+        ("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/wP2wK4 w - 0 1", "own back line"),
+        ("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/bP2wK4 w - 0 1", "enemy"),
+        ("wP3yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 0 1", "partner"),
+        ("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/wp7/3wK4 w - 0 1", "own pawn line"),
+        ("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 x - 0 1", "side"),
+        ("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w yw 0 1", "inert"),
+        ("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w ww 0 1", "inert"),
+        ("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - -1 1", "clock"),
+        ("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 0 0", "fullmove"),
+        ("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 0 99999999999", "fullmove"),
+    ];
+    for (s, why) in cases {
+        let e = FourChess::from_position_string(s, &Options::default()).expect_err(s);
+        assert!(e.0.contains(why), "{s}: `{e}` should mention `{why}`");
+    }
+}
+
+#[test]
+fn bad_tokens() {
+    let p = FourChess::startpos(&Options::default());
+    for (t, illegal) in [
+        ("e2e3", None),
+        ("e2e4", Some(true)),
+        ("0000", Some(true)),
+        ("e2", Some(false)),
+        ("e2e3x", Some(false)),
+        ("a1a2", Some(false)),
+        ("e2-e3", Some(false)),
+        ("E2E3", Some(false)),
+        ("e02e3", Some(false)),
+        ("", Some(false)),
+        ("é2e3", Some(false)),
+    ] {
+        match (p.parse_action(t), illegal) {
+            (Ok(_), None) => {}
+            (Err(TokenError::Illegal(_)), Some(true)) | (Err(TokenError::Malformed(_)), Some(false)) => {}
+            (r, _) => panic!("{t}: {r:?}"),
+        }
+    }
+}
