@@ -12,6 +12,8 @@
 
 pub mod board;
 mod eval;
+#[cfg(test)]
+mod naive;
 mod moves;
 mod notation;
 mod rules;

@@ -266,3 +266,129 @@ fn bad_tokens() {
         }
     }
 }
+
+// ---- properties on positions reached by random play -----------------------
+
+mod properties {
+    use super::super::board::{file, rank};
+    use super::super::naive::Naive;
+    use super::*;
+    use crate::game::ActionList;
+    use proptest::prelude::*;
+
+    const STARTS: [&str; 4] = [
+        notation::START_A,
+        // E7's crowded middle game, with Black to move.
+        "7bK/yP7/1yK1wK3rP/5rKyQ1bP5/2yp5yQ1yP3/14/14/11rB2/3wR10/1bP1rP6rPrPyR1/1bP1wP7yP1rQ/2bpyP4/3wP4/6bR1 b r 1 1",
+        // Heavy pieces near the Kings: mates come quickly.
+        "3yRyK3/2yP5/8/14/bQ12rR/14/bK12rK/14/14/bR12rQ/14/8/5wP2/4wKwQ2 w - 0 1",
+        // Reversible pawns near partner lines, leaps possible.
+        "4yK3/1wP6/4yP3/14/14/14/4yPwP1bP5rK/bK4wP8/14/14/13rR/1wp6/2bN5/3wK4 w - 0 1",
+    ];
+
+    fn xy(s: usize) -> (i32, i32) {
+        (file(s) as i32, rank(s) as i32)
+    }
+
+    fn fast_turns(p: &FourChess) -> Vec<Option<((i32, i32), (i32, i32))>> {
+        let mut l = <FourChess as Game>::Actions::default();
+        p.legal_actions(&mut l);
+        let mut v: Vec<_> = l.iter().map(|m| (!m.is_pass()).then(|| (xy(m.from()), xy(m.to())))).collect();
+        v.sort();
+        v
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+        /// Along a random game: the fast generator equals the simple one,
+        /// statuses after every turn equal the spec's loop, make/unmake
+        /// restores everything, the incremental key equals the key from
+        /// scratch, and the position string round-trips.
+        #[test]
+        fn random_games(start in 0usize..4, leap_own in any::<bool>(), picks in proptest::collection::vec(any::<u16>(), 1..120)) {
+            let opts = Options { leap_own_pawns: leap_own, ..Options::default() };
+            let mut p = FourChess::from_position_string(STARTS[start], &opts).unwrap();
+            for pick in picks {
+                let naive = Naive::from(&p);
+                let mut expect = naive.turns();
+                expect.sort();
+                let got = fast_turns(&p);
+                prop_assert_eq!(&got, &expect, "{}", p.position_string());
+                if got.is_empty() {
+                    break;
+                }
+                let s = p.position_string();
+                let q = FourChess::from_position_string(&s, &opts).unwrap();
+                prop_assert_eq!(q.position_string(), s.clone());
+                prop_assert_eq!(q.key(), p.key());
+                // make/unmake of every turn restores the position
+                let mut l = <FourChess as Game>::Actions::default();
+                p.legal_actions(&mut l);
+                for &m in l.iter() {
+                    let before = p.clone();
+                    let u = p.make(m);
+                    prop_assert_eq!(p.key(), p.key_from_scratch());
+                    p.unmake(m, u);
+                    prop_assert_eq!(p.position_string(), before.position_string());
+                    prop_assert_eq!(p.key(), before.key());
+                    prop_assert_eq!((p.checks, p.inert), (before.checks, before.inert));
+                }
+                let m = l[pick as usize % l.len()];
+                let t = (!m.is_pass()).then(|| (xy(m.from()), xy(m.to())));
+                let after = naive.play(t);
+                p.make(m);
+                prop_assert_eq!(p.inert_mask(), after.inert, "after {:?} from {}", m, s);
+                prop_assert_eq!(Naive::from(&p), after);
+                let mut cache = 0u8;
+                for seat in 0..4 {
+                    if p.in_check(seat, p.inert) { cache |= 1 << seat; }
+                }
+                prop_assert_eq!(p.checks, cache);
+            }
+        }
+    }
+
+    /// The random games above do reach mates and releases: play seeded games
+    /// from the heavy-piece start against the simple implementation and
+    /// count the turns after which somebody became inert or was released.
+    #[test]
+    fn random_play_reaches_mates_and_releases() {
+        let mut seed = 0x2545F4914F6CDD1Du64;
+        let (mut mates, mut releases) = (0, 0);
+        for _ in 0..60 {
+            let mut p = FourChess::from_position_string(STARTS[2], &Options::default()).unwrap();
+            for _ in 0..80 {
+                let mut l = <FourChess as Game>::Actions::default();
+                p.legal_actions(&mut l);
+                if l.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let m = l[(seed % l.len() as u64) as usize];
+                let naive = Naive::from(&p).play((!m.is_pass()).then(|| (xy(m.from()), xy(m.to()))));
+                let before = p.inert_mask();
+                p.make(m);
+                assert_eq!(p.inert_mask(), naive.inert, "{}", p.position_string());
+                mates += (p.inert_mask() & !before).count_ones();
+                releases += (before & !p.inert_mask()).count_ones();
+            }
+        }
+        assert!(mates > 0 && releases > 0, "mates {mates}, releases {releases}");
+    }
+
+    #[test]
+    fn list_capacity_is_a_bound() {
+        // Sixteen Queens of one colour on an open board stay below the bound.
+        let mut p = FourChess::from_position_string(STARTS[2], &Options::default()).unwrap();
+        let mut l = <FourChess as Game>::Actions::default();
+        p.legal_actions(&mut l);
+        assert!(l.len() < MAX_ACTIONS);
+        l.clear();
+        p.side = 1;
+        p.legal_actions(&mut l);
+        assert!(l.len() < MAX_ACTIONS);
+    }
+}
