@@ -237,6 +237,11 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn from_setup(_tokens: &[&str], _opts: &Self::Options) -> Result<Self, PositionError> {
         Err(PositionError::new("this game has no set-up phase"))
     }
+    /// The engine's proposal for `seat`'s secret set-up choice (`go setup`),
+    /// varied by `seed`; `None` for games without one.
+    fn propose_setup(_opts: &Self::Options, _seat: Seat, _seed: u64) -> Option<String> {
+        None
+    }
     /// A text picture of the board for `d`.
     fn render(&self) -> String;
 
