@@ -1,1 +1,370 @@
+//! The Tetrarch protocol engine (`shared/spec/protocol.md`).
+//!
+//! - [`Engine`]: the line handler. It owns the session of the current variant
+//!   ([`AnySession`], an enum with one arm per game), the engine-wide
+//!   [`Settings`] and the running search job, and dispatches once per line.
+//! - [`session::Session`]: everything one game needs, generic over [`Game`].
+//! - [`tools`]: perft and bench for the sub-commands.
+//!
+//! Adding a game is one line in the [`games!`] invocation below.
+//!
+//! Threading: `go` starts a job thread (search or perft) that owns a clone of
+//! the position and shares the session's searcher through `Arc<Mutex<…>>`;
+//! `stop` sets the job's stop flag and joins it (the job prints the one
+//! `bestmove`); a state-changing command (`position`, `setoption`,
+//! `ucinewgame`, `go`, `bench`) first stops and joins a running job. All output
+//! goes through one shared [`Out`] writer, flushed after every line.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod go;
+pub mod job;
+pub mod options;
+pub mod out;
+pub mod session;
+pub mod tools;
+#[cfg(test)]
+mod toy;
+
+use tetrarch_core::game::Game;
+
+pub use job::Job;
+pub use options::Settings;
+pub use out::{Captured, Out};
+use options::{check_value, option_line, parse_setoption, spec_line, Generic};
+use out::quote;
+use session::{Session, SessionOps};
+
+/// The engine's name and version for `id name`.
+pub const NAME: &str = "Tetrarch";
+/// `id author`.
+pub const AUTHOR: &str = "The Tetrarch developers";
+/// The engine's version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The variant before any `setoption name UCI_Variant`.
+pub const DEFAULT_VARIANT: &str = "fourchess";
+
+/// Something to do with a game type picked by variant name at run time
+/// (a generic closure).
+pub trait GameVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Does it with game `G` playing `variant`.
+    fn visit<G: Game>(self, variant: &'static str) -> Self::Output;
+}
+
+/// Declares the games: the [`AnySession`] enum, its dispatch, the variant
+/// list and [`with_variant`]. One line per game: `Arm: path::To::Type,`.
+macro_rules! games {
+    ($( $(#[$attr:meta])* $arm:ident : $ty:ty ),* $(,)?) => {
+        /// The session of the current variant, one arm per game.
+        pub enum AnySession {
+            $( $(#[$attr])* #[allow(missing_docs)] $arm(Session<$ty>), )*
+        }
+
+        impl AnySession {
+            /// A fresh session of `variant` (`None` if no game has it).
+            pub fn new(variant: &str, settings: &Settings) -> Option<AnySession> {
+                $(
+                    $(#[$attr])*
+                    if let Some(v) = <$ty as Game>::VARIANTS.iter().find(|v| **v == variant) {
+                        return Some(AnySession::$arm(Session::new(v, settings)));
+                    }
+                )*
+                None
+            }
+
+            /// The session's commands: the one dispatch on the variant.
+            pub fn ops(&mut self) -> &mut dyn SessionOps {
+                match self {
+                    $( $(#[$attr])* AnySession::$arm(s) => s, )*
+                }
+            }
+
+            /// The session's commands, read-only.
+            pub fn ops_ref(&self) -> &dyn SessionOps {
+                match self {
+                    $( $(#[$attr])* AnySession::$arm(s) => s, )*
+                }
+            }
+        }
+
+        /// Every variant name, in the order of the game table.
+        pub fn variants() -> Vec<&'static str> {
+            let mut v: Vec<&'static str> = Vec::new();
+            $( $(#[$attr])* v.extend_from_slice(<$ty as Game>::VARIANTS); )*
+            v
+        }
+
+        /// Runs `visitor` with the game of `variant` (`None` if unknown).
+        pub fn with_variant<V: GameVisitor>(variant: &str, visitor: V) -> Option<V::Output> {
+            $(
+                $(#[$attr])*
+                if let Some(v) = <$ty as Game>::VARIANTS.iter().find(|v| **v == variant) {
+                    return Some(visitor.visit::<$ty>(v));
+                }
+            )*
+            let _ = visitor;
+            None
+        }
+    };
+}
+
+games! {
+    FourChess: tetrarch_core::games::fourchess::FourChess,
+    #[cfg(test)]
+    Toy: crate::toy::Toy,
+}
+
+/// What the caller of [`Engine::handle_line`] does next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// Read the next line.
+    Continue,
+    /// `quit`: exit with status 0 now.
+    Quit,
+}
+
+/// The protocol engine: state + line handler.
+pub struct Engine {
+    out: Out,
+    settings: Settings,
+    session: AnySession,
+    job: Option<Job>,
+}
+
+impl Engine {
+    /// An engine writing to `out`, playing the default variant.
+    pub fn new(out: Out) -> Self {
+        Self::with_variant(out, DEFAULT_VARIANT).expect("the default variant is in the game table")
+    }
+
+    /// An engine writing to `out`, playing `variant` (`None` if unknown).
+    pub fn with_variant(out: Out, variant: &str) -> Option<Self> {
+        let settings = Settings::default();
+        let session = AnySession::new(variant, &settings)?;
+        Some(Engine { out, settings, session, job: None })
+    }
+
+    /// The output.
+    pub fn out(&self) -> &Out {
+        &self.out
+    }
+
+    /// The engine-wide settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The current variant.
+    pub fn variant(&self) -> &'static str {
+        self.session.ops_ref().variant()
+    }
+
+    /// The current position string.
+    pub fn position_string(&self) -> String {
+        self.session.ops_ref().position_string()
+    }
+
+    /// Whether a search or perft job is running.
+    pub fn busy(&self) -> bool {
+        self.job.as_ref().is_some_and(|j| !j.is_finished())
+    }
+
+    /// Waits until a running job has ended by itself (an infinite search is
+    /// stopped instead, since it never would).
+    pub fn wait(&mut self) {
+        if let Some(job) = self.job.take() {
+            if job.is_open() {
+                job.stop();
+            }
+            job.join();
+        }
+    }
+
+    /// Stops a running job and waits for it (it prints its `bestmove`).
+    pub fn stop_job(&mut self) {
+        if let Some(job) = self.job.take() {
+            job.stop();
+            job.join();
+        }
+    }
+
+    /// Handles one line of the protocol. Output goes to the engine's [`Out`]
+    /// (a running search writes there later, from its thread).
+    pub fn handle_line(&mut self, line: &str) -> Control {
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let words: Vec<&str> = line.split([' ', '\t']).filter(|w| !w.is_empty()).collect();
+        let Some((&cmd, args)) = words.split_first() else {
+            return Control::Continue;
+        };
+        let r = match cmd {
+            "uci" | "ugi" => {
+                self.identify(if cmd == "uci" { "uciok" } else { "ugiok" });
+                Ok(())
+            }
+            "isready" => {
+                self.out.line("readyok");
+                Ok(())
+            }
+            "quit" => {
+                if let Some(job) = &self.job {
+                    job.stop();
+                }
+                return Control::Quit;
+            }
+            "stop" => {
+                self.stop_job();
+                Ok(())
+            }
+            "ponderhit" => {
+                if let Some(job) = &mut self.job {
+                    job.ponderhit();
+                }
+                Ok(())
+            }
+            "setoption" => {
+                self.stop_job();
+                self.setoption(args)
+            }
+            "ucinewgame" => {
+                self.stop_job();
+                self.session.ops().new_game();
+                Ok(())
+            }
+            "position" => {
+                self.stop_job();
+                self.session.ops().position(args)
+            }
+            "go" => {
+                self.stop_job();
+                match go::parse_go(args) {
+                    Ok(g) => self.session.ops().go(g, &self.settings, &self.out).map(|j| self.job = j),
+                    Err(e) => Err(e),
+                }
+            }
+            "bench" => {
+                self.stop_job();
+                match args {
+                    [] => Ok(tools::BENCH_DEPTH),
+                    ["depth", n] => match n.parse::<u32>() {
+                        Ok(d) if d >= 1 => Ok(d),
+                        _ => Err(format!("bench: bad depth {}", quote(n))),
+                    },
+                    [w, ..] => Err(format!("bench: unexpected {}", quote(w))),
+                }
+                .map(|d| {
+                    tools::bench(d, &self.out);
+                })
+            }
+            "d" | "moves" | "eval" if !args.is_empty() => Err(format!("{cmd}: unexpected {}", quote(args[0]))),
+            "d" => {
+                self.session.ops_ref().display(&self.out);
+                Ok(())
+            }
+            "moves" => {
+                self.session.ops_ref().moves(&self.out);
+                Ok(())
+            }
+            "eval" => {
+                self.session.ops_ref().eval(&self.out);
+                Ok(())
+            }
+            "query" => self.session.ops_ref().query(args, &self.out),
+            _ => Err(format!("unknown command {}", quote(cmd))),
+        };
+        if let Err(e) = r {
+            self.out.error(e);
+        }
+        Control::Continue
+    }
+
+    /// At the end of the input: a search that ends by itself is waited for
+    /// (so `echo "go depth 5" | tetrarch` prints its result), an infinite one
+    /// is stopped.
+    pub fn finish(&mut self) {
+        self.wait();
+    }
+
+    fn identify(&self, ok: &str) {
+        let ops = self.session.ops_ref();
+        let mut v = vec![format!("id name {NAME} {VERSION}"), format!("id author {AUTHOR}")];
+        let mut var = format!("option name UCI_Variant type combo default {DEFAULT_VARIANT}");
+        for name in variants() {
+            var.push_str(" var ");
+            var.push_str(name);
+        }
+        v.push(var);
+        for g in Generic::ALL {
+            if g == Generic::Strategy && !ops.free_for_all() {
+                continue;
+            }
+            v.push(option_line(g.name(), g.kind().as_ref()));
+        }
+        v.push(option_line("Ponder", Some(&tetrarch_core::game::OptionKind::Check(false))));
+        v.extend(ops.option_specs().iter().map(spec_line));
+        v.push(ok.to_string());
+        self.out.lines(v);
+    }
+
+    fn setoption(&mut self, args: &[&str]) -> Result<(), String> {
+        let (name, value) = parse_setoption(args)?;
+        let value = value.as_deref();
+        if name.eq_ignore_ascii_case("UCI_Variant") {
+            let all = variants();
+            let v = value.filter(|v| !v.is_empty()).ok_or("setoption: option UCI_Variant needs a value")?;
+            let variant = all
+                .iter()
+                .find(|x| x.eq_ignore_ascii_case(v))
+                .ok_or_else(|| format!("setoption: unknown variant {} (known: {})", quote(v), all.join(", ")))?;
+            if *variant != self.variant() {
+                self.session = AnySession::new(variant, &self.settings).ok_or("setoption: variant not in the game table")?;
+            }
+            return Ok(());
+        }
+        if name.eq_ignore_ascii_case("Ponder") {
+            check_value("Ponder", &tetrarch_core::game::OptionKind::Check(false), value)?;
+            return Ok(());
+        }
+        let ffa = self.session.ops_ref().free_for_all();
+        if let Some(g) = Generic::ALL
+            .into_iter()
+            .find(|g| g.name().eq_ignore_ascii_case(&name) && (*g != Generic::Strategy || ffa))
+        {
+            let Some(kind) = g.kind() else {
+                // The button: Clear Hash.
+                self.session.ops().clear_hash();
+                return Ok(());
+            };
+            let v = check_value(g.name(), &kind, value)?;
+            let n = || v.parse::<i64>().unwrap_or(0);
+            match g {
+                Generic::Hash => {
+                    self.settings.hash_mb = n() as usize;
+                    self.session.ops().resize_hash(self.settings.hash_mb);
+                }
+                Generic::Threads => self.settings.threads = n() as usize,
+                Generic::MultiPv => self.settings.multipv = n() as usize,
+                Generic::MoveOverhead => self.settings.move_overhead_ms = n() as u64,
+                Generic::Strategy => {
+                    self.settings.strategy = options::STRATEGIES.iter().find(|s| **s == v).copied().unwrap_or("paranoid")
+                }
+                Generic::ClearHash => {}
+            }
+            return Ok(());
+        }
+        let ops = self.session.ops();
+        match ops.option_specs().iter().position(|s| s.name.eq_ignore_ascii_case(&name)) {
+            Some(i) => ops.set_game_option(i, value),
+            None => Err(format!("setoption: unknown option {} for variant {}", quote(&name), ops.variant())),
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop_job();
+    }
+}

@@ -1,1 +1,99 @@
-fn main(){}
+//! The `tetrarch` binary: the protocol loop (no sub-command), `perft` and
+//! `bench`. It parses its arguments and hands over to the library.
+
+use std::io::BufRead;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use tetrarch::tools::{self, PerftArgs, BENCH_DEPTH};
+use tetrarch::{Control, Engine, Out};
+
+/// Tetrarch: an engine for unusual board games. Without a sub-command it
+/// speaks the line protocol (UCI-style) on standard input and output.
+#[derive(Parser)]
+#[command(name = "tetrarch", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Counts the legal turns to a depth (perft), single-threaded.
+    Perft {
+        /// The variant (`fourchess`, …).
+        variant: String,
+        /// Depth in turns (in single actions with --actions).
+        depth: u32,
+        /// Start from this position string instead of the start position.
+        #[arg(long, value_name = "POSITION", allow_hyphen_values = true)]
+        fen: Option<String>,
+        /// Play these turns first.
+        #[arg(long, num_args = 1.., value_name = "TURN")]
+        moves: Vec<String>,
+        /// Print the count below every legal turn of the root.
+        #[arg(long)]
+        divide: bool,
+        /// Count paths of single actions (games with several actions per turn).
+        #[arg(long)]
+        actions: bool,
+        /// Count the last level without making its turns (one-action games).
+        #[arg(long)]
+        bulk: bool,
+    },
+    /// Searches the built-in positions of every game to a fixed depth with one
+    /// thread; the last line is `<nodes> nodes <nps> nps`.
+    Bench {
+        /// Search depth in actions.
+        #[arg(long, default_value_t = BENCH_DEPTH)]
+        depth: u32,
+    },
+}
+
+fn protocol_loop() -> ExitCode {
+    let mut engine = Engine::new(Out::stdout());
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let line = String::from_utf8_lossy(&buf);
+        if engine.handle_line(&line) == Control::Quit {
+            // Exit at once: a running search has been told to stop and dies
+            // with the process.
+            std::process::exit(0);
+        }
+    }
+    engine.finish();
+    ExitCode::SUCCESS
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let out = Out::stdout();
+    match cli.command {
+        None => protocol_loop(),
+        Some(Command::Perft { variant, depth, fen, moves, divide, actions, bulk }) => {
+            let args = PerftArgs { variant, depth, fen, moves, divide, actions, bulk };
+            match tools::perft_cli(&args, &out) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some(Command::Bench { depth }) => {
+            if depth == 0 {
+                eprintln!("error: --depth must be at least 1");
+                return ExitCode::from(2);
+            }
+            tools::bench(depth, &out);
+            ExitCode::SUCCESS
+        }
+    }
+}

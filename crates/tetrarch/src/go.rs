@@ -1,0 +1,229 @@
+//! The grammar of `go`.
+
+use crate::out::quote;
+
+/// What a `go` line asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoCommand {
+    /// A search.
+    Search(GoSearch),
+    /// `go perft <n> [actions]`.
+    Perft {
+        /// Depth in turns (or actions with `actions`).
+        depth: u32,
+        /// Count paths of single actions.
+        actions: bool,
+    },
+    /// `go setup [seat <n>]` (`seat` 1-based).
+    Setup {
+        /// The seat, 1-based, if given.
+        seat: Option<u32>,
+    },
+}
+
+/// The parameters of a search `go`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoSearch {
+    /// `depth`.
+    pub depth: Option<u32>,
+    /// `nodes`.
+    pub nodes: Option<u64>,
+    /// `movetime`, ms.
+    pub movetime: Option<u64>,
+    /// `infinite`.
+    pub infinite: bool,
+    /// `ponder`.
+    pub ponder: bool,
+    /// `p1time` … `p4time`, ms (negative values read as 0).
+    pub ptime: [Option<u64>; 4],
+    /// `p1inc` … `p4inc`, ms.
+    pub pinc: [Option<u64>; 4],
+    /// `wtime`, `btime` (seats 1 and 2).
+    pub wbtime: [Option<u64>; 2],
+    /// `winc`, `binc`.
+    pub wbinc: [Option<u64>; 2],
+    /// `movestogo` (0 reads as not given).
+    pub movestogo: Option<u32>,
+    /// `searchmoves` tokens, unchecked.
+    pub searchmoves: Vec<String>,
+}
+
+impl GoSearch {
+    /// Time and increment of `seat` (0-based): `p<k>time` first, then for
+    /// seats 1 and 2 the UCI `wtime`/`btime`.
+    pub fn clock_of(&self, seat: usize) -> (Option<u64>, Option<u64>) {
+        let t = self.ptime.get(seat).copied().flatten().or_else(|| self.wbtime.get(seat).copied().flatten());
+        let i = self.pinc.get(seat).copied().flatten().or_else(|| self.wbinc.get(seat).copied().flatten());
+        (t, i)
+    }
+}
+
+const KEYWORDS: &[&str] = &[
+    "depth", "nodes", "movetime", "infinite", "ponder", "wtime", "btime", "winc", "binc", "p1time", "p2time", "p3time",
+    "p4time", "p1inc", "p2inc", "p3inc", "p4inc", "movestogo", "searchmoves", "perft", "setup",
+];
+
+fn value<'a>(args: &[&'a str], i: usize, key: &str) -> Result<&'a str, String> {
+    args.get(i + 1).copied().ok_or_else(|| format!("go: `{key}` needs a value"))
+}
+
+fn num<T: std::str::FromStr>(args: &[&str], i: usize, key: &str) -> Result<T, String> {
+    let v = value(args, i, key)?;
+    v.parse::<T>().map_err(|_| format!("go: `{key}` needs a non-negative integer, not {}", quote(v)))
+}
+
+/// A clock value: an integer, negative read as 0 (some GUIs send a negative
+/// time after a flag fall).
+fn ms(args: &[&str], i: usize, key: &str) -> Result<u64, String> {
+    let v = value(args, i, key)?;
+    match v.parse::<i64>() {
+        Ok(n) => Ok(n.max(0) as u64),
+        Err(_) => Err(format!("go: `{key}` needs an integer (ms), not {}", quote(v))),
+    }
+}
+
+/// Parses the words after `go`.
+pub fn parse_go(args: &[&str]) -> Result<GoCommand, String> {
+    match args.first().copied() {
+        Some("perft") => {
+            let depth: u32 = num(args, 0, "perft")?;
+            return match &args[2..] {
+                [] => Ok(GoCommand::Perft { depth, actions: false }),
+                ["actions"] => Ok(GoCommand::Perft { depth, actions: true }),
+                [w, ..] => Err(format!("go perft: unexpected {}", quote(w))),
+            };
+        }
+        Some("setup") => {
+            return match &args[1..] {
+                [] => Ok(GoCommand::Setup { seat: None }),
+                ["seat", n] => match n.parse::<u32>() {
+                    Ok(k) if k >= 1 => Ok(GoCommand::Setup { seat: Some(k) }),
+                    _ => Err(format!("go setup: bad seat {}", quote(n))),
+                },
+                ["seat"] => Err("go setup: `seat` needs a value".into()),
+                [w, ..] => Err(format!("go setup: unexpected {}", quote(w))),
+            };
+        }
+        _ => {}
+    }
+    let mut g = GoSearch::default();
+    let mut i = 0;
+    while i < args.len() {
+        let key = args[i];
+        let mut step = 2;
+        match key {
+            "depth" => {
+                let d: u32 = num(args, i, key)?;
+                if d == 0 {
+                    return Err("go: `depth` must be at least 1".into());
+                }
+                g.depth = Some(d);
+            }
+            "nodes" => {
+                let n: u64 = num(args, i, key)?;
+                if n == 0 {
+                    return Err("go: `nodes` must be at least 1".into());
+                }
+                g.nodes = Some(n);
+            }
+            "movetime" => g.movetime = Some(num(args, i, key)?),
+            "infinite" => {
+                g.infinite = true;
+                step = 1;
+            }
+            "ponder" => {
+                g.ponder = true;
+                step = 1;
+            }
+            "wtime" => g.wbtime[0] = Some(ms(args, i, key)?),
+            "btime" => g.wbtime[1] = Some(ms(args, i, key)?),
+            "winc" => g.wbinc[0] = Some(ms(args, i, key)?),
+            "binc" => g.wbinc[1] = Some(ms(args, i, key)?),
+            "p1time" | "p2time" | "p3time" | "p4time" => {
+                let k = (key.as_bytes()[1] - b'1') as usize;
+                g.ptime[k] = Some(ms(args, i, key)?);
+            }
+            "p1inc" | "p2inc" | "p3inc" | "p4inc" => {
+                let k = (key.as_bytes()[1] - b'1') as usize;
+                g.pinc[k] = Some(ms(args, i, key)?);
+            }
+            "movestogo" => {
+                let n: u32 = num(args, i, key)?;
+                g.movestogo = (n > 0).then_some(n);
+            }
+            "searchmoves" => {
+                let mut j = i + 1;
+                while j < args.len() && !KEYWORDS.contains(&args[j]) {
+                    g.searchmoves.push(args[j].to_string());
+                    j += 1;
+                }
+                if j == i + 1 {
+                    return Err("go: `searchmoves` needs at least one turn".into());
+                }
+                step = j - i;
+            }
+            "perft" | "setup" => return Err(format!("go: `{key}` must come right after `go`, alone")),
+            _ => return Err(format!("go: unknown parameter {}", quote(key))),
+        }
+        i += step;
+    }
+    Ok(GoCommand::Search(g))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn search(s: &str) -> GoSearch {
+        match parse_go(&s.split_whitespace().collect::<Vec<_>>()).unwrap() {
+            GoCommand::Search(g) => g,
+            other => panic!("{other:?}"),
+        }
+    }
+    fn err(s: &str) -> String {
+        parse_go(&s.split_whitespace().collect::<Vec<_>>()).unwrap_err()
+    }
+
+    #[test]
+    fn search_params() {
+        let g = search("depth 3 nodes 1000 movetime 50");
+        assert_eq!((g.depth, g.nodes, g.movetime), (Some(3), Some(1000), Some(50)));
+        assert!(search("infinite").infinite);
+        let g = search("wtime 1000 btime -5 winc 10 p3time 777 p3inc 7 movestogo 20");
+        assert_eq!(g.clock_of(0), (Some(1000), Some(10)));
+        assert_eq!(g.clock_of(1), (Some(0), None));
+        assert_eq!(g.clock_of(2), (Some(777), Some(7)));
+        assert_eq!(g.clock_of(3), (None, None));
+        assert_eq!(g.movestogo, Some(20));
+        let g = search("p1time 5 wtime 9");
+        assert_eq!(g.clock_of(0).0, Some(5));
+        let g = search("searchmoves e2e3 d2d3 depth 2");
+        assert_eq!(g.searchmoves, vec!["e2e3", "d2d3"]);
+        assert_eq!(g.depth, Some(2));
+        assert_eq!(search(""), GoSearch::default());
+    }
+
+    #[test]
+    fn errors() {
+        assert!(err("depth x").contains("`x`"));
+        assert!(err("depth 0").contains("at least 1"));
+        assert!(err("depth").contains("needs a value"));
+        assert!(err("depth -1").contains("non-negative"));
+        assert!(err("foo").contains("unknown"));
+        assert!(err("searchmoves").contains("at least one"));
+        assert!(err("depth 2 perft 3").contains("right after"));
+        assert!(err("wtime abc").contains("abc"));
+        assert!(err("perft").contains("needs a value"));
+        assert!(err("perft 2 x").contains("unexpected"));
+        assert!(err("setup seat 0").contains("bad seat"));
+    }
+
+    #[test]
+    fn perft_and_setup() {
+        let p = |s: &str| parse_go(&s.split_whitespace().collect::<Vec<_>>()).unwrap();
+        assert_eq!(p("perft 2"), GoCommand::Perft { depth: 2, actions: false });
+        assert_eq!(p("perft 3 actions"), GoCommand::Perft { depth: 3, actions: true });
+        assert_eq!(p("setup"), GoCommand::Setup { seat: None });
+        assert_eq!(p("setup seat 2"), GoCommand::Setup { seat: Some(2) });
+    }
+}

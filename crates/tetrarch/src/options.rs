@@ -1,0 +1,199 @@
+//! Engine options: the generic ones every variant has, the `setoption` line
+//! grammar, and checking a value against an option's kind.
+
+use tetrarch_core::game::{OptionKind, OptionSpec};
+
+use crate::out::quote;
+
+/// The multi-player search strategies (`Strategy`, free-for-all variants only).
+pub const STRATEGIES: &[&str] = &["paranoid", "brs", "maxn"];
+
+/// Settings that belong to the engine, not to a game: they survive a change
+/// of variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// `Hash`, MiB.
+    pub hash_mb: usize,
+    /// `Threads`.
+    pub threads: usize,
+    /// `MultiPV`.
+    pub multipv: usize,
+    /// `Move Overhead`, ms.
+    pub move_overhead_ms: u64,
+    /// `Strategy` (one of [`STRATEGIES`]). Stored and reported; the search
+    /// API has no field for it yet.
+    pub strategy: &'static str,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { hash_mb: 16, threads: 1, multipv: 1, move_overhead_ms: 10, strategy: "paranoid" }
+    }
+}
+
+/// The generic options (besides `UCI_Variant`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Generic {
+    /// `Hash`.
+    Hash,
+    /// `Threads`.
+    Threads,
+    /// `MultiPV`.
+    MultiPv,
+    /// `Move Overhead`.
+    MoveOverhead,
+    /// `Clear Hash`.
+    ClearHash,
+    /// `Strategy`.
+    Strategy,
+}
+
+impl Generic {
+    /// Every generic option, in the order `uci` lists them.
+    pub const ALL: [Generic; 6] =
+        [Generic::Hash, Generic::Threads, Generic::MultiPv, Generic::MoveOverhead, Generic::ClearHash, Generic::Strategy];
+
+    /// The option's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Generic::Hash => "Hash",
+            Generic::Threads => "Threads",
+            Generic::MultiPv => "MultiPV",
+            Generic::MoveOverhead => "Move Overhead",
+            Generic::ClearHash => "Clear Hash",
+            Generic::Strategy => "Strategy",
+        }
+    }
+
+    /// The option's kind (`None` for the button).
+    pub fn kind(self) -> Option<OptionKind> {
+        Some(match self {
+            Generic::Hash => OptionKind::Spin { default: 16, min: 1, max: 65536 },
+            Generic::Threads => OptionKind::Spin { default: 1, min: 1, max: 256 },
+            Generic::MultiPv => OptionKind::Spin { default: 1, min: 1, max: 256 },
+            Generic::MoveOverhead => OptionKind::Spin { default: 10, min: 0, max: 5000 },
+            Generic::ClearHash => return None,
+            Generic::Strategy => OptionKind::Combo(STRATEGIES),
+        })
+    }
+}
+
+/// The `option …` line of an option.
+pub fn option_line(name: &str, kind: Option<&OptionKind>) -> String {
+    match kind {
+        None => format!("option name {name} type button"),
+        Some(OptionKind::Check(d)) => format!("option name {name} type check default {d}"),
+        Some(OptionKind::Spin { default, min, max }) => {
+            format!("option name {name} type spin default {default} min {min} max {max}")
+        }
+        Some(OptionKind::Combo(vals)) => {
+            let mut s = format!("option name {name} type combo default {}", vals.first().copied().unwrap_or(""));
+            for v in vals.iter() {
+                s.push_str(" var ");
+                s.push_str(v);
+            }
+            s
+        }
+    }
+}
+
+/// The `option …` line of a game option.
+pub fn spec_line(spec: &OptionSpec) -> String {
+    option_line(spec.name, Some(&spec.kind))
+}
+
+/// Splits `setoption name <id…> [value <x…>]` (the words after `setoption`)
+/// into the name and the value, each with single spaces.
+pub fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String> {
+    match args.first() {
+        Some(w) if w.eq_ignore_ascii_case("name") => {}
+        Some(w) => return Err(format!("setoption: expected `name`, got {}", quote(w))),
+        None => return Err("setoption: missing `name <id>`".into()),
+    }
+    let rest = &args[1..];
+    // The first `value` after at least one word of the name.
+    let vpos = rest.iter().skip(1).position(|w| w.eq_ignore_ascii_case("value")).map(|i| i + 1);
+    let (name, value) = match vpos {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
+    if name.is_empty() {
+        return Err("setoption: missing option name".into());
+    }
+    Ok((name.join(" "), value.map(|v| v.join(" "))))
+}
+
+/// Checks `value` against `kind` and returns its canonical form (a spin as a
+/// number, a check as `true`/`false`, a combo as the listed spelling).
+pub fn check_value(name: &str, kind: &OptionKind, value: Option<&str>) -> Result<String, String> {
+    let v = match value {
+        Some(v) if !v.is_empty() => v,
+        _ => return Err(format!("setoption: option {name} needs a value")),
+    };
+    match kind {
+        OptionKind::Check(_) => {
+            if v.eq_ignore_ascii_case("true") {
+                Ok("true".into())
+            } else if v.eq_ignore_ascii_case("false") {
+                Ok("false".into())
+            } else {
+                Err(format!("setoption: option {name} takes true or false, not {}", quote(v)))
+            }
+        }
+        OptionKind::Spin { min, max, .. } => match v.parse::<i64>() {
+            Ok(n) if n >= *min && n <= *max => Ok(n.to_string()),
+            Ok(_) => Err(format!("setoption: option {name}: {} is out of range {min}..{max}", quote(v))),
+            Err(_) => Err(format!("setoption: option {name}: {} is not an integer", quote(v))),
+        },
+        OptionKind::Combo(vals) => match vals.iter().find(|x| x.eq_ignore_ascii_case(v)) {
+            Some(x) => Ok((*x).to_string()),
+            None => Err(format!("setoption: option {name}: {} is not one of {}", quote(v), vals.join(", "))),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setoption_grammar() {
+        assert_eq!(parse_setoption(&["name", "Hash", "value", "32"]).unwrap(), ("Hash".into(), Some("32".into())));
+        assert_eq!(
+            parse_setoption(&["name", "Move", "Overhead", "value", "5"]).unwrap(),
+            ("Move Overhead".into(), Some("5".into()))
+        );
+        assert_eq!(parse_setoption(&["name", "Clear", "Hash"]).unwrap(), ("Clear Hash".into(), None));
+        assert_eq!(parse_setoption(&["name", "value"]).unwrap(), ("value".into(), None));
+        assert!(parse_setoption(&[]).is_err());
+        assert!(parse_setoption(&["name"]).is_err());
+        assert!(parse_setoption(&["Hash", "value", "3"]).is_err());
+    }
+
+    #[test]
+    fn values() {
+        let spin = OptionKind::Spin { default: 1, min: 1, max: 10 };
+        assert_eq!(check_value("x", &spin, Some("10")).unwrap(), "10");
+        assert!(check_value("x", &spin, Some("11")).is_err());
+        assert!(check_value("x", &spin, Some("0")).is_err());
+        assert!(check_value("x", &spin, Some("a")).is_err());
+        assert!(check_value("x", &spin, None).is_err());
+        assert_eq!(check_value("x", &OptionKind::Check(false), Some("TRUE")).unwrap(), "true");
+        assert!(check_value("x", &OptionKind::Check(false), Some("yes")).is_err());
+        assert_eq!(check_value("x", &OptionKind::Combo(STRATEGIES), Some("BRS")).unwrap(), "brs");
+        assert!(check_value("x", &OptionKind::Combo(STRATEGIES), Some("best")).is_err());
+    }
+
+    #[test]
+    fn lines() {
+        assert_eq!(
+            option_line("Hash", Generic::Hash.kind().as_ref()),
+            "option name Hash type spin default 16 min 1 max 65536"
+        );
+        assert_eq!(option_line("Clear Hash", None), "option name Clear Hash type button");
+        assert_eq!(
+            option_line("Strategy", Generic::Strategy.kind().as_ref()),
+            "option name Strategy type combo default paranoid var paranoid var brs var maxn"
+        );
+    }
+}

@@ -1,0 +1,527 @@
+//! One game's protocol state and its commands, generic over [`Game`].
+//!
+//! A [`Session`] owns the options, the current position, the keys of the
+//! turn-start positions since the last `position` command (for the rules that
+//! depend on history) and the [`Searcher`]. The [`crate::Engine`] picks the
+//! session of the current variant once per line and calls it through
+//! [`SessionOps`].
+
+use std::any::Any;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use tetrarch_core::game::{turn_done, ActionList, Game, OptionSpec, Outcome, PositionError};
+use tetrarch_core::turns::{divide, legal_turns, line_to_turns, parse_turn, play_turn, turn_string};
+use tetrarch_search::{Clock, Config, Info, Limits, Score, SearchResult, Searcher};
+
+use crate::go::{GoCommand, GoSearch};
+use crate::job::{Flags, Job, JobKind};
+use crate::options::{check_value, Settings};
+use crate::out::{quote, Out};
+
+/// The commands of one game, object-safe so that the engine dispatches once
+/// per line.
+pub trait SessionOps: Send {
+    /// The variant this session plays.
+    fn variant(&self) -> &'static str;
+    /// Whether the variant is a free-for-all of more than two seats.
+    fn free_for_all(&self) -> bool;
+    /// The game's own options.
+    fn option_specs(&self) -> &[OptionSpec];
+    /// Sets game option number `index` of [`SessionOps::option_specs`].
+    fn set_game_option(&mut self, index: usize, value: Option<&str>) -> Result<(), String>;
+    /// `setoption name Hash`.
+    fn resize_hash(&mut self, mb: usize);
+    /// `setoption name Clear Hash`.
+    fn clear_hash(&mut self);
+    /// `ucinewgame`.
+    fn new_game(&mut self);
+    /// `position …` (the words after `position`).
+    fn position(&mut self, args: &[&str]) -> Result<(), String>;
+    /// `go …`: starts a job, or answers at once (`go setup`).
+    fn go(&mut self, cmd: GoCommand, settings: &Settings, out: &Out) -> Result<Option<Job>, String>;
+    /// `d`.
+    fn display(&self, out: &Out);
+    /// `moves`.
+    fn moves(&self, out: &Out);
+    /// `query …`.
+    fn query(&self, args: &[&str], out: &Out) -> Result<(), String>;
+    /// `eval`.
+    fn eval(&self, out: &Out);
+    /// The current position string.
+    fn position_string(&self) -> String;
+}
+
+/// The protocol state of one game.
+pub struct Session<G: Game> {
+    variant: &'static str,
+    opts: G::Options,
+    specs: Vec<OptionSpec>,
+    ffa: bool,
+    /// The current position.
+    pos: G,
+    /// Keys of the turn-start positions before `pos` since the last
+    /// `position` command, oldest first.
+    history: Vec<u64>,
+    /// The turn tokens played since the last `position` command.
+    turns: Vec<String>,
+    searcher: Arc<Mutex<Searcher<G>>>,
+    hash_mb: usize,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The text of a panic payload.
+pub(crate) fn panic_text(p: &(dyn Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".into()
+    }
+}
+
+/// Whether a variant is a free-for-all: more than two seats, each its own side.
+pub(crate) fn is_free_for_all<G: Game>(g: &G) -> bool {
+    let n = g.seats();
+    n > 2 && (0..n).all(|a| (0..a).all(|b| g.side_of(a) != g.side_of(b)))
+}
+
+/// Whether `actions` is a legal, complete turn of `g` (checked action by
+/// action against the legal lists, so a bad line never reaches `make`).
+pub(crate) fn is_legal_turn<G: Game>(g: &G, actions: &[G::Action]) -> bool {
+    if actions.is_empty() {
+        return false;
+    }
+    let mut pos = g.clone();
+    let mut list = G::Actions::default();
+    for (i, &a) in actions.iter().enumerate() {
+        if i > 0 && turn_done(&pos) {
+            return false;
+        }
+        list.clear();
+        pos.legal_actions(&mut list);
+        if !list.contains(&a) {
+            return false;
+        }
+        pos.make(a);
+    }
+    turn_done(&pos)
+}
+
+/// Whether the game is over in `g` given its history.
+fn game_over<G: Game>(g: &G, history: &[u64]) -> bool {
+    if g.outcome().is_some() || g.history_outcome(history).is_some() {
+        return true;
+    }
+    let mut list = G::Actions::default();
+    g.legal_actions(&mut list);
+    list.is_empty()
+}
+
+fn score_text(s: Score) -> String {
+    match s {
+        Score::Cp(x) => format!("cp {x}"),
+        Score::Mate(n) => format!("mate {n}"),
+    }
+}
+
+/// The `info` line of one search report.
+pub(crate) fn info_line<G: Game>(root: &G, info: &Info<G::Action>) -> String {
+    let ms = info.time.as_millis();
+    let nps = (info.nodes as u128 * 1_000_000) / info.time.as_micros().max(1);
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        score_text(info.score),
+        info.nodes,
+        nps,
+        info.hashfull,
+        ms
+    );
+    if !info.pv.is_empty() {
+        s.push_str(" pv");
+        for t in line_to_turns(root, &info.pv) {
+            s.push(' ');
+            s.push_str(&t);
+        }
+    }
+    s
+}
+
+/// The `bestmove` line for a search result on `root` (a legal turn even when
+/// the search returned none: the first legal turn then).
+pub(crate) fn bestmove_line<G: Game>(root: &G, history: &[u64], res: Option<&SearchResult<G::Action>>, out: &Out) -> String {
+    if game_over(root, history) {
+        return "bestmove (none)".into();
+    }
+    let best = res.map(|r| r.best.as_slice()).unwrap_or(&[]);
+    if is_legal_turn(root, best) {
+        let tok = turn_string(root, best);
+        let mut after = root.clone();
+        play_turn(&mut after, best);
+        if let Some(p) = res.and_then(|r| r.ponder.as_ref()) {
+            if after.outcome().is_none() && is_legal_turn(&after, p) {
+                return format!("bestmove {tok} ponder {}", turn_string(&after, p));
+            }
+        }
+        return format!("bestmove {tok}");
+    }
+    if !best.is_empty() {
+        out.error("the search returned an illegal turn; playing the first legal turn");
+    }
+    match legal_turns(root).into_iter().next() {
+        Some((tok, _)) => format!("bestmove {tok}"),
+        None => "bestmove (none)".into(),
+    }
+}
+
+impl<G: Game> Session<G> {
+    /// A session of `variant` with the game's default options, at the start
+    /// position.
+    pub fn new(variant: &'static str, settings: &Settings) -> Self {
+        let opts = G::default_options(variant);
+        let pos = G::startpos(&opts);
+        Session {
+            variant,
+            specs: G::option_specs(variant),
+            ffa: is_free_for_all(&pos),
+            opts,
+            pos,
+            history: Vec::new(),
+            turns: Vec::new(),
+            searcher: Arc::new(Mutex::new(Searcher::new(settings.hash_mb))),
+            hash_mb: settings.hash_mb,
+        }
+    }
+
+    /// The current position.
+    pub fn pos(&self) -> &G {
+        &self.pos
+    }
+
+    /// The outcome, by the position's rules or by its history.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.pos.outcome().or_else(|| self.pos.history_outcome(&self.history))
+    }
+
+    /// Parses a `position` command into (position, history, turns) without
+    /// touching the session.
+    fn parse_position(&self, args: &[&str]) -> Result<(G, Vec<u64>, Vec<String>), String> {
+        let split = args.iter().position(|w| *w == "moves");
+        let (head, moves) = match split {
+            Some(i) => (&args[..i], &args[i + 1..]),
+            None => (args, &[][..]),
+        };
+        let bad = |e: PositionError| format!("position: invalid position string: {e}");
+        let mut pos = match head.split_first() {
+            None => return Err("position: expected `startpos`, `fen <position>` or `setup <tokens>`".into()),
+            Some((&"startpos", rest)) => {
+                if let Some(w) = rest.first() {
+                    return Err(format!("position: unexpected {} after `startpos`", quote(w)));
+                }
+                G::startpos(&self.opts)
+            }
+            Some((&"fen", rest)) => {
+                if rest.is_empty() {
+                    return Err("position: `fen` needs a position string".into());
+                }
+                let s = rest.join(" ");
+                catch_unwind(AssertUnwindSafe(|| G::from_position_string(&s, &self.opts)))
+                    .map_err(|p| format!("position: invalid position string (parser failed: {})", panic_text(&*p)))?
+                    .map_err(bad)?
+            }
+            Some((&"setup", rest)) => {
+                if rest.is_empty() {
+                    return Err("position: `setup` needs one token per seat".into());
+                }
+                G::from_setup(rest, &self.opts).map_err(|e| format!("position: invalid set-up: {e}"))?
+            }
+            Some((w, _)) => {
+                return Err(format!("position: expected `startpos`, `fen` or `setup`, not {}", quote(w)))
+            }
+        };
+        let mut history = Vec::new();
+        let mut turns = Vec::with_capacity(moves.len());
+        for (i, tok) in moves.iter().enumerate() {
+            if let Some(o) = pos.history_outcome(&history) {
+                return Err(format!("position: turn {} {}: illegal (the game is over: {o})", i + 1, quote(tok)));
+            }
+            let acts = parse_turn(&pos, tok).map_err(|e| format!("position: turn {} {}: {e}", i + 1, quote(tok)))?;
+            if pos.at_turn_start() {
+                history.push(pos.key());
+            }
+            play_turn(&mut pos, &acts);
+            turns.push(tok.to_string());
+        }
+        Ok((pos, history, turns))
+    }
+
+    fn limits(&self, g: &GoSearch, settings: &Settings) -> Limits {
+        let seat = self.pos.to_move();
+        let (time, inc) = g.clock_of(seat);
+        Limits {
+            depth: g.depth,
+            nodes: g.nodes,
+            movetime: g.movetime.map(Duration::from_millis),
+            infinite: g.infinite,
+            clock: time.map(|t| Clock { time_ms: t, inc_ms: inc.unwrap_or(0), movestogo: g.movestogo }),
+            move_overhead: Duration::from_millis(settings.move_overhead_ms),
+        }
+    }
+
+    fn start_search(&mut self, g: GoSearch, settings: &Settings, out: &Out) -> Result<Job, String> {
+        for (i, tok) in g.searchmoves.iter().enumerate() {
+            parse_turn(&self.pos, tok).map_err(|e| format!("go: searchmoves turn {} {}: {e}", i + 1, quote(tok)))?;
+        }
+        if !g.searchmoves.is_empty() {
+            out.line("info string searchmoves checked but not applied: the search API has no root filter yet");
+        }
+        let limits = self.limits(&g, settings);
+        let config = Config { multipv: settings.multipv, threads: settings.threads };
+        let flags = Arc::new(Flags::default());
+        let kind = if g.ponder {
+            JobKind::Ponder { then_infinite: g.infinite }
+        } else if g.infinite {
+            JobKind::Infinite
+        } else {
+            JobKind::Search
+        };
+        let job = SearchJob {
+            root: self.pos.clone(),
+            history: self.history.clone(),
+            limits,
+            ponder: g.ponder,
+            config,
+            searcher: Arc::clone(&self.searcher),
+            hash_mb: self.hash_mb,
+            flags: Arc::clone(&flags),
+            out: out.clone(),
+        };
+        Job::spawn(kind, flags, move || job.run())
+    }
+
+    fn start_perft(&self, depth: u32, actions: bool, out: &Out) -> Result<Job, String> {
+        let root = self.pos.clone();
+        let out = out.clone();
+        let flags = Arc::new(Flags::default());
+        Job::spawn(JobKind::Perft, flags, move || {
+            let res = catch_unwind(AssertUnwindSafe(|| {
+                if depth == 0 {
+                    return (Vec::new(), 1);
+                }
+                let d = divide(&root, depth, actions);
+                let total = d.iter().map(|(_, n)| n).sum();
+                (d, total)
+            }));
+            match res {
+                Ok((lines, total)) => {
+                    let mut v: Vec<String> = lines.into_iter().map(|(t, n)| format!("{t}: {n}")).collect();
+                    v.push(String::new());
+                    v.push(format!("Nodes searched: {total}"));
+                    out.lines(v);
+                }
+                Err(p) => out.error(format!("perft failed: {}", panic_text(&*p))),
+            }
+        })
+    }
+}
+
+/// Everything a search thread owns.
+struct SearchJob<G: Game> {
+    root: G,
+    history: Vec<u64>,
+    limits: Limits,
+    ponder: bool,
+    config: Config,
+    searcher: Arc<Mutex<Searcher<G>>>,
+    hash_mb: usize,
+    flags: Arc<Flags>,
+    out: Out,
+}
+
+impl<G: Game> SearchJob<G> {
+    /// One search; a panic in the search is reported and leaves a fresh
+    /// searcher behind.
+    fn search(&self, limits: &Limits, stop: &AtomicBool) -> Option<SearchResult<G::Action>> {
+        let mut s = lock(&self.searcher);
+        let mut report = |info: &Info<G::Action>| self.out.line(info_line(&self.root, info));
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            s.search(&self.root, &self.history, limits, &self.config, stop, &mut report)
+        }));
+        match r {
+            Ok(r) => Some(r),
+            Err(p) => {
+                self.out.error(format!("search failed: {}", panic_text(&*p)));
+                *s = Searcher::new(self.hash_mb);
+                None
+            }
+        }
+    }
+
+    fn run(self) {
+        let f = &*self.flags;
+        let mut result = None;
+        let over = game_over(&self.root, &self.history);
+        if self.ponder {
+            if !over {
+                let open = Limits { infinite: true, move_overhead: self.limits.move_overhead, ..Limits::default() };
+                result = self.search(&open, &f.ponder_stop);
+            }
+            // A pondering search never answers before `ponderhit` or `stop`.
+            f.wait_until(|f| f.stopped() || f.hit());
+            if !f.stopped() && !over {
+                if let Some(r) = self.search(&self.limits, &f.stop) {
+                    result = Some(r);
+                }
+            }
+        } else if !over {
+            result = self.search(&self.limits, &f.stop);
+        }
+        if self.limits.infinite {
+            // UCI: an infinite search answers only after `stop`.
+            f.wait_until(|f| f.stopped());
+        }
+        let line = bestmove_line(&self.root, &self.history, result.as_ref(), &self.out);
+        self.out.line(line);
+    }
+}
+
+impl<G: Game> SessionOps for Session<G> {
+    fn variant(&self) -> &'static str {
+        self.variant
+    }
+
+    fn free_for_all(&self) -> bool {
+        self.ffa
+    }
+
+    fn option_specs(&self) -> &[OptionSpec] {
+        &self.specs
+    }
+
+    fn set_game_option(&mut self, index: usize, value: Option<&str>) -> Result<(), String> {
+        let spec = self.specs.get(index).ok_or("setoption: no such option")?;
+        let v = check_value(spec.name, &spec.kind, value)?;
+        let mut opts = self.opts.clone();
+        G::set_option(&mut opts, spec.name, &v).map_err(|e| format!("setoption: option {}: {e}", spec.name))?;
+        self.opts = opts;
+        self.pos.apply_options(&self.opts);
+        Ok(())
+    }
+
+    fn resize_hash(&mut self, mb: usize) {
+        self.hash_mb = mb;
+        lock(&self.searcher).resize(mb);
+    }
+
+    fn clear_hash(&mut self) {
+        lock(&self.searcher).clear();
+    }
+
+    fn new_game(&mut self) {
+        lock(&self.searcher).clear();
+        self.pos = G::startpos(&self.opts);
+        self.history.clear();
+        self.turns.clear();
+    }
+
+    fn position(&mut self, args: &[&str]) -> Result<(), String> {
+        let (pos, history, turns) = self.parse_position(args)?;
+        self.pos = pos;
+        self.history = history;
+        self.turns = turns;
+        Ok(())
+    }
+
+    fn go(&mut self, cmd: GoCommand, settings: &Settings, out: &Out) -> Result<Option<Job>, String> {
+        match cmd {
+            GoCommand::Search(g) => self.start_search(g, settings, out).map(Some),
+            GoCommand::Perft { depth, actions } => self.start_perft(depth, actions, out).map(Some),
+            GoCommand::Setup { seat } => {
+                if let Some(k) = seat {
+                    if k as usize > self.pos.seats() {
+                        return Err(format!("go setup: seat {k} does not exist (the game has {})", self.pos.seats()));
+                    }
+                }
+                match G::from_setup(&[], &self.opts) {
+                    Err(e) if e.0 == "this game has no set-up phase" => Err("go setup: this game has no set-up".into()),
+                    _ => Err("go setup: choosing a set-up is not implemented (the game model has no set-up chooser)".into()),
+                }
+            }
+        }
+    }
+
+    fn display(&self, out: &Out) {
+        let mut v: Vec<String> = self.pos.render().lines().map(str::to_owned).collect();
+        let seat = self.pos.to_move();
+        v.push(format!("Position: {}", self.pos.position_string()));
+        v.push(format!("Key: {:016x}", self.pos.key()));
+        v.push(format!("To move: p{} ({})", seat + 1, self.pos.seat_name(seat)));
+        let n = if self.outcome().is_some() { 0 } else { legal_turns(&self.pos).len() };
+        v.push(format!("Legal turns: {n}"));
+        out.lines(v);
+    }
+
+    fn moves(&self, out: &Out) {
+        let mut s = String::from("moves");
+        for (t, _) in legal_turns(&self.pos) {
+            s.push(' ');
+            s.push_str(&t);
+        }
+        out.line(s);
+    }
+
+    fn query(&self, args: &[&str], out: &Out) -> Result<(), String> {
+        match args {
+            ["gameover"] => out.line(format!("response {}", self.outcome().is_some())),
+            ["result"] => match self.outcome() {
+                Some(o) => out.line(format!("response {o}")),
+                None => out.line("response none"),
+            },
+            ["turn"] => out.line(format!("response p{}", self.pos.to_move() + 1)),
+            [] => return Err("query: expected gameover, result or turn".into()),
+            [w] => return Err(format!("query: unknown query {}", quote(w))),
+            [_, w, ..] => return Err(format!("query: unexpected {}", quote(w))),
+        }
+        Ok(())
+    }
+
+    fn eval(&self, out: &Out) {
+        let seat = self.pos.to_move();
+        let mut v = vec![format!("Eval for p{} ({}), centipawns for its side:", seat + 1, self.pos.seat_name(seat))];
+        for (name, x) in self.pos.eval_terms(seat) {
+            v.push(format!("{name}: {x}"));
+        }
+        v.push(format!("Total: {}", self.pos.evaluate(seat)));
+        out.lines(v);
+    }
+
+    fn position_string(&self) -> String {
+        self.pos.position_string()
+    }
+}
+
+/// Runs a search to `depth` on `pos` with a fresh table (for `bench`);
+/// returns the result, the nodes and the time, or the panic text.
+pub(crate) fn bench_search<G: Game>(
+    searcher: &mut Searcher<G>,
+    pos: &G,
+    depth: u32,
+) -> Result<(SearchResult<G::Action>, Duration), String> {
+    searcher.clear();
+    let limits = Limits { depth: Some(depth), ..Limits::default() };
+    let config = Config { multipv: 1, threads: 1 };
+    let stop = AtomicBool::new(false);
+    let t = Instant::now();
+    let r = catch_unwind(AssertUnwindSafe(|| searcher.search(pos, &[], &limits, &config, &stop, &mut |_| {})))
+        .map_err(|p| panic_text(&*p))?;
+    Ok((r, t.elapsed()))
+}

@@ -1,0 +1,191 @@
+//! The work behind the `perft` and `bench` sub-commands and the `bench`
+//! protocol command: generic over [`Game`], reached through
+//! [`crate::with_variant`].
+
+use std::time::{Duration, Instant};
+
+use tetrarch_core::game::Game;
+use tetrarch_core::turns::{divide, legal_turns, parse_turn, perft, perft_actions, perft_bulk, play_turn};
+use tetrarch_search::{Score, Searcher};
+
+use crate::out::{quote, Out};
+use crate::session::{bench_search, bestmove_line};
+use crate::{variants, with_variant, GameVisitor};
+
+/// The depth `bench` searches when none is given.
+pub const BENCH_DEPTH: u32 = 4;
+
+/// The built-in `bench` positions of a variant besides its start position
+/// (position strings; the first entry of the list is always `startpos`).
+pub fn bench_positions(variant: &str) -> &'static [&'static str] {
+    match variant {
+        // fourchess.md §13: leap, partner exposure, mate to inert, promotion,
+        // the cascade.
+        "fourchess" => &[
+            "4yK3/8/8/14/14/14/13rK/bK13/4yPwP1bP6/4wPwP1wP6/13rR/8/8/3wK4 w - 0 1",
+            "8/8/8/4bR9/14/14/4wB8rK/bK13/14/4yK2rR6/14/8/8/3wK4 w - 0 1",
+            "4yK3/8/8/14/14/14/13rK/bK13/10yB3/3bR10/7rN6/8/wPwPwP5/wNwKwR5 r - 0 1",
+            "4yK3/8/8/bN1rN11/1wP12/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 0 1",
+            "7bK/yP7/1yK1wK3rP/5rKyQ1bP5/2yp5yQ1yP3/14/14/11rB2/3wR10/1bP1rP6rPrPyR1/1bP1wP7yP1rQ/2bpyP4/3wP4/6bR1 b r 1 1",
+        ],
+        "teamchess" => &[
+            "3yK4/8/8/14/14/14/13gK/bK13/14/14/14/8/8/rR3rK2rR r rKQ - 0 1",
+            "3yK4/8/8/14/4rP9/14/13gK/bK13/14/14/14/8/8/4rK3 r - - 0 1",
+        ],
+        _ => &[],
+    }
+}
+
+/// Arguments of `tetrarch perft`.
+#[derive(Clone, Debug, Default)]
+pub struct PerftArgs {
+    /// The variant.
+    pub variant: String,
+    /// Depth in turns (in actions with `actions`).
+    pub depth: u32,
+    /// A position string instead of the start position.
+    pub fen: Option<String>,
+    /// Turns to play first.
+    pub moves: Vec<String>,
+    /// Print the count below every root turn.
+    pub divide: bool,
+    /// Count paths of single actions.
+    pub actions: bool,
+    /// Count the last level without making it (one-action-per-turn games).
+    pub bulk: bool,
+}
+
+struct PerftVisitor<'a> {
+    args: &'a PerftArgs,
+    out: &'a Out,
+}
+
+impl GameVisitor for PerftVisitor<'_> {
+    type Output = Result<(), String>;
+
+    fn visit<G: Game>(self, variant: &'static str) -> Result<(), String> {
+        let a = self.args;
+        if a.bulk && a.actions {
+            return Err("--bulk and --actions cannot be combined".into());
+        }
+        let opts = G::default_options(variant);
+        let mut pos = match &a.fen {
+            Some(s) => G::from_position_string(s, &opts).map_err(|e| format!("invalid position string: {e}"))?,
+            None => G::startpos(&opts),
+        };
+        for (i, tok) in a.moves.iter().enumerate() {
+            let acts = parse_turn(&pos, tok).map_err(|e| format!("turn {} {}: {e}", i + 1, quote(tok)))?;
+            play_turn(&mut pos, &acts);
+        }
+        let t = Instant::now();
+        let total = if a.divide && a.depth > 0 {
+            let rows: Vec<(String, u64)> = if a.bulk {
+                legal_turns(&pos)
+                    .into_iter()
+                    .map(|(tok, acts)| {
+                        let mut p = pos.clone();
+                        play_turn(&mut p, &acts);
+                        (tok, perft_bulk(&mut p, a.depth - 1))
+                    })
+                    .collect()
+            } else {
+                divide(&pos, a.depth, a.actions)
+            };
+            let total = rows.iter().map(|(_, n)| n).sum();
+            let mut lines: Vec<String> = rows.into_iter().map(|(t, n)| format!("{t}: {n}")).collect();
+            lines.push(String::new());
+            self.out.lines(lines);
+            total
+        } else if a.actions {
+            perft_actions(&mut pos, a.depth)
+        } else if a.bulk {
+            perft_bulk(&mut pos, a.depth)
+        } else {
+            perft(&mut pos, a.depth)
+        };
+        let el = t.elapsed();
+        self.out.lines([
+            format!("Nodes searched: {total}"),
+            format!("Time: {} ms", el.as_millis()),
+            format!("Nodes/second: {}", per_second(total, el)),
+        ]);
+        Ok(())
+    }
+}
+
+fn per_second(n: u64, d: Duration) -> u128 {
+    n as u128 * 1_000_000 / d.as_micros().max(1)
+}
+
+/// `tetrarch perft …`.
+pub fn perft_cli(args: &PerftArgs, out: &Out) -> Result<(), String> {
+    with_variant(&args.variant, PerftVisitor { args, out })
+        .ok_or_else(|| format!("unknown variant {} (known: {})", quote(&args.variant), variants().join(", ")))?
+}
+
+struct BenchVisitor<'a> {
+    depth: u32,
+    out: &'a Out,
+    nodes: &'a mut u64,
+    time: &'a mut Duration,
+    count: &'a mut usize,
+}
+
+impl GameVisitor for BenchVisitor<'_> {
+    type Output = ();
+
+    fn visit<G: Game>(self, variant: &'static str) {
+        let opts = G::default_options(variant);
+        let mut searcher = Searcher::<G>::new(16);
+        let list = std::iter::once("startpos").chain(bench_positions(variant).iter().copied());
+        for (i, s) in list.enumerate() {
+            *self.count += 1;
+            let name = if i == 0 { "startpos".to_string() } else { format!("#{i}") };
+            let pos = if i == 0 {
+                G::startpos(&opts)
+            } else {
+                match G::from_position_string(s, &opts) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        self.out.error(format!("bench: {variant} {name}: {e}"));
+                        continue;
+                    }
+                }
+            };
+            match bench_search(&mut searcher, &pos, self.depth) {
+                Ok((r, el)) => {
+                    *self.nodes += r.nodes;
+                    *self.time += el;
+                    let best = bestmove_line(&pos, &[], Some(&r), self.out);
+                    let score = match r.score {
+                        Score::Cp(x) => format!("cp {x}"),
+                        Score::Mate(n) => format!("mate {n}"),
+                    };
+                    self.out.line(format!(
+                        "bench {variant} {name}: depth {} nodes {} time {} ms score {score} {best}",
+                        r.depth,
+                        r.nodes,
+                        el.as_millis()
+                    ));
+                }
+                Err(e) => self.out.error(format!("bench: {variant} {name}: search failed: {e}")),
+            }
+        }
+    }
+}
+
+/// Searches every built-in position of every variant to `depth` (one thread,
+/// a fresh 16 MiB table per position) and prints a line per position, then
+/// `<nodes> nodes <nps> nps`. Returns the node count.
+pub fn bench(depth: u32, out: &Out) -> u64 {
+    let (mut nodes, mut time, mut count) = (0u64, Duration::ZERO, 0usize);
+    for v in variants() {
+        with_variant(
+            v,
+            BenchVisitor { depth, out, nodes: &mut nodes, time: &mut time, count: &mut count },
+        );
+    }
+    out.line(format!("Positions: {count}, depth {depth}, total time: {} ms", time.as_millis()));
+    out.line(format!("{nodes} nodes {} nps", per_second(nodes, time)));
+    nodes
+}
