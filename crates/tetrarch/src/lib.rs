@@ -25,6 +25,8 @@ pub mod out;
 pub mod session;
 pub mod tools;
 #[cfg(test)]
+mod tests;
+#[cfg(test)]
 mod toy;
 
 use tetrarch_core::game::Game;

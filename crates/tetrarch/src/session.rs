@@ -69,6 +69,8 @@ pub struct Session<G: Game> {
     turns: Vec<String>,
     searcher: Arc<Mutex<Searcher<G>>>,
     hash_mb: usize,
+    /// `go setup` calls so far (varies the proposals).
+    setup_count: u64,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -199,6 +201,7 @@ impl<G: Game> Session<G> {
             turns: Vec::new(),
             searcher: Arc::new(Mutex::new(Searcher::new(settings.hash_mb))),
             hash_mb: settings.hash_mb,
+            setup_count: 0,
         }
     }
 
@@ -451,9 +454,16 @@ impl<G: Game> SessionOps for Session<G> {
                         return Err(format!("go setup: seat {k} does not exist (the game has {})", self.pos.seats()));
                     }
                 }
-                match G::from_setup(&[], &self.opts) {
-                    Err(e) if e.0 == "this game has no set-up phase" => Err("go setup: this game has no set-up".into()),
-                    _ => Err("go setup: choosing a set-up is not implemented (the game model has no set-up chooser)".into()),
+                let seat = seat.map_or(0, |k| k as usize - 1);
+                self.setup_count += 1;
+                let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+                let seed = now ^ self.setup_count.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                match G::propose_setup(&self.opts, seat, seed) {
+                    Some(tok) => {
+                        out.line(format!("bestsetup {tok}"));
+                        Ok(None)
+                    }
+                    None => Err("go setup: this game has no set-up".into()),
                 }
             }
         }

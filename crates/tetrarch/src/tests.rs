@@ -1,0 +1,370 @@
+//! Unit tests of the line handler through the library API (no process).
+
+use proptest::prelude::*;
+
+use crate::{Captured, Control, Engine, Out};
+
+fn engine(variant: &str) -> (Engine, Captured) {
+    let (out, cap) = Out::buffer();
+    let mut e = Engine::new(out);
+    if variant != "fourchess" {
+        e.handle_line(&format!("setoption name UCI_Variant value {variant}"));
+    }
+    assert!(cap.take_lines().is_empty());
+    (e, cap)
+}
+
+/// Sends a line, waits for a job it started, returns the output.
+fn run(e: &mut Engine, cap: &Captured, line: &str) -> Vec<String> {
+    assert_eq!(e.handle_line(line), Control::Continue, "{line}");
+    e.wait();
+    cap.take_lines()
+}
+
+fn one(e: &mut Engine, cap: &Captured, line: &str) -> String {
+    let v = run(e, cap, line);
+    assert_eq!(v.len(), 1, "{line}: {v:?}");
+    v.into_iter().next().unwrap()
+}
+
+fn is_error(l: &str) -> bool {
+    l.starts_with("info string error: ")
+}
+
+#[test]
+fn handshake() {
+    let (mut e, cap) = engine("fourchess");
+    let v = run(&mut e, &cap, "uci");
+    assert!(v[0].starts_with("id name Tetrarch "));
+    assert!(v[1].starts_with("id author "));
+    assert_eq!(v.last().unwrap(), "uciok");
+    assert!(v.iter().any(|l| l.starts_with("option name UCI_Variant type combo default fourchess var fourchess")));
+    assert!(v.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
+    assert!(v.contains(&"option name Threads type spin default 1 min 1 max 256".to_string()));
+    assert!(v.contains(&"option name MultiPV type spin default 1 min 1 max 256".to_string()));
+    assert!(v.contains(&"option name Move Overhead type spin default 10 min 0 max 5000".to_string()));
+    assert!(v.contains(&"option name Clear Hash type button".to_string()));
+    assert!(v.contains(&"option name FC_Layout type combo default A var A var B".to_string()));
+    // fourchess is a team game: no Strategy.
+    assert!(!v.iter().any(|l| l.contains("Strategy")));
+    assert_eq!(run(&mut e, &cap, "ugi").last().unwrap(), "ugiok");
+    assert_eq!(one(&mut e, &cap, "isready"), "readyok");
+}
+
+#[test]
+fn empty_and_blank_lines_are_silent() {
+    let (mut e, cap) = engine("toy");
+    for l in ["", "   ", "\t", "\r", "\r\n", " \t \r\n"] {
+        assert!(run(&mut e, &cap, l).is_empty(), "{l:?}");
+    }
+}
+
+#[test]
+fn unknown_and_malformed_lines() {
+    let (mut e, cap) = engine("toy");
+    let before = run(&mut e, &cap, "d");
+    for l in [
+        "foo",
+        "UCI",
+        "position",
+        "position nowhere",
+        "position startpos 3",
+        "position fen",
+        "position fen 3",
+        "position fen x 1",
+        "go depth x",
+        "go depth 0",
+        "go depth",
+        "go foo",
+        "go perft",
+        "go perft -1",
+        "query",
+        "query what",
+        "query turn now",
+        "d now",
+        "moves 3",
+        "eval x",
+        "bench depth",
+        "bench depth 0",
+        "setoption",
+        "setoption name",
+        "setoption Hash value 3",
+        "isready\u{7}x",
+    ] {
+        let v = run(&mut e, &cap, l);
+        assert_eq!(v.len(), 1, "{l:?}: {v:?}");
+        assert!(is_error(&v[0]), "{l:?}: {v:?}");
+    }
+    assert_eq!(run(&mut e, &cap, "d"), before);
+}
+
+#[test]
+fn error_lines_escape_control_characters() {
+    let (mut e, cap) = engine("toy");
+    let l = one(&mut e, &cap, "fo\u{1b}o");
+    assert!(l.contains("\\u{1b}"), "{l}");
+    let long = "é".repeat(500);
+    let l = one(&mut e, &cap, &long);
+    assert!(l.chars().count() < 120, "{l}");
+}
+
+#[test]
+fn position_and_moves() {
+    let (mut e, cap) = engine("toy");
+    assert_eq!(one(&mut e, &cap, "moves"), "moves 1 2 3");
+    assert!(run(&mut e, &cap, "position startpos moves 3 3").is_empty());
+    let d = run(&mut e, &cap, "d");
+    assert!(d.contains(&"Position: 4 1".to_string()), "{d:?}");
+    assert!(d.contains(&"To move: p1 (First)".to_string()), "{d:?}");
+    assert!(d.contains(&"Legal turns: 3".to_string()), "{d:?}");
+    assert!(d.iter().any(|l| l.starts_with("Key: ") && l.len() == 5 + 16));
+    assert!(run(&mut e, &cap, "position fen 7  \t 2 moves 1").is_empty());
+    assert_eq!(one(&mut e, &cap, "query turn"), "response p1");
+    assert!(run(&mut e, &cap, "position fen 7 2 moves").is_empty());
+    assert_eq!(one(&mut e, &cap, "query turn"), "response p2");
+}
+
+#[test]
+fn bad_turn_names_token_and_index_and_keeps_position() {
+    let (mut e, cap) = engine("toy");
+    run(&mut e, &cap, "position startpos moves 1");
+    let before = run(&mut e, &cap, "d");
+    let l = one(&mut e, &cap, "position startpos moves 3 3 x 1");
+    assert!(is_error(&l) && l.contains("turn 3") && l.contains("`x`") && l.contains("malformed"), "{l}");
+    let l = one(&mut e, &cap, "position startpos moves 3 3 3 5");
+    assert!(l.contains("turn 4") && l.contains("`5`") && l.contains("illegal"), "{l}");
+    // A turn after the game ended.
+    let l = one(&mut e, &cap, "position fen 3 1 moves 3 1");
+    assert!(l.contains("turn 2") && l.contains("illegal") && l.contains("over"), "{l}");
+    let l = one(&mut e, &cap, "position fen 3 x moves 3");
+    assert!(l.contains("invalid position string") && l.contains("side"), "{l}");
+    assert_eq!(run(&mut e, &cap, "d"), before);
+}
+
+#[test]
+fn queries_and_game_over() {
+    let (mut e, cap) = engine("toy");
+    assert_eq!(one(&mut e, &cap, "query gameover"), "response false");
+    assert_eq!(one(&mut e, &cap, "query result"), "response none");
+    run(&mut e, &cap, "position fen 3 2 moves 3");
+    assert_eq!(one(&mut e, &cap, "query gameover"), "response true");
+    assert_eq!(one(&mut e, &cap, "query result"), "response win 2 laststone");
+    assert_eq!(one(&mut e, &cap, "query turn"), "response p1");
+    assert_eq!(one(&mut e, &cap, "moves"), "moves");
+    assert_eq!(one(&mut e, &cap, "go depth 3"), "bestmove (none)");
+    assert!(run(&mut e, &cap, "d").contains(&"Legal turns: 0".to_string()));
+    let v = run(&mut e, &cap, "go perft 2");
+    assert_eq!(v, vec!["", "Nodes searched: 0"]);
+}
+
+#[test]
+fn perft_divide_format() {
+    let (mut e, cap) = engine("toy");
+    let v = run(&mut e, &cap, "go perft 2");
+    assert_eq!(v, vec!["1: 3", "2: 3", "3: 3", "", "Nodes searched: 9"]);
+    assert_eq!(run(&mut e, &cap, "go perft 0"), vec!["", "Nodes searched: 1"]);
+    let v = run(&mut e, &cap, "go perft 2 actions");
+    assert_eq!(v.last().unwrap(), "Nodes searched: 9");
+}
+
+#[test]
+fn fourchess_perft() {
+    let (mut e, cap) = engine("fourchess");
+    let v = run(&mut e, &cap, "go perft 2");
+    assert_eq!(v.len(), 14);
+    assert_eq!(v[0], "d2d3: 12");
+    assert_eq!(v[12], "");
+    assert_eq!(v[13], "Nodes searched: 144");
+    let mut sorted = v[..12].to_vec();
+    sorted.sort();
+    assert_eq!(sorted, v[..12].to_vec());
+    assert_eq!(run(&mut e, &cap, "go perft 3").last().unwrap(), "Nodes searched: 1728");
+}
+
+#[test]
+fn setoption_generic_and_errors() {
+    let (mut e, cap) = engine("toy");
+    let s0 = e.settings().clone();
+    for l in [
+        "setoption name Hash value 0",
+        "setoption name Hash value 65537",
+        "setoption name Hash value big",
+        "setoption name Hash",
+        "setoption name Threads value 257",
+        "setoption name MultiPV value 0",
+        "setoption name Move Overhead value -1",
+        "setoption name Strategy value brs",
+        "setoption name NoSuch value 1",
+        "setoption name UCI_Variant value chess",
+        "setoption name UCI_Variant",
+        "setoption name Toy_MaxTake value 9",
+        "setoption name Toy_Big value maybe",
+        "setoption name Ponder value 2",
+    ] {
+        let v = run(&mut e, &cap, l);
+        assert_eq!(v.len(), 1, "{l}: {v:?}");
+        assert!(is_error(&v[0]), "{l}: {v:?}");
+    }
+    assert_eq!(e.settings(), &s0);
+    assert_eq!(e.variant(), "toy");
+    for l in [
+        "setoption name hash value 2",
+        "setoption name THREADS value 2",
+        "setoption name multipv value 3",
+        "setoption name move overhead value 0",
+        "setoption name clear hash",
+        "setoption name Ponder value true",
+    ] {
+        assert!(run(&mut e, &cap, l).is_empty(), "{l}");
+    }
+    assert_eq!((e.settings().hash_mb, e.settings().threads, e.settings().multipv), (2, 2, 3));
+    assert_eq!(e.settings().move_overhead_ms, 0);
+}
+
+#[test]
+fn game_options() {
+    let (mut e, cap) = engine("toy");
+    assert!(run(&mut e, &cap, "setoption name toy_maxtake value 5").is_empty());
+    assert_eq!(one(&mut e, &cap, "moves"), "moves 1 2 3 4 5");
+    assert!(run(&mut e, &cap, "setoption name Toy_Big value TRUE").is_empty());
+    assert_eq!(e.position_string(), "10 1"); // only at the next startpos
+    run(&mut e, &cap, "position startpos");
+    assert_eq!(e.position_string(), "21 1");
+    // Same variant again: nothing is reset.
+    run(&mut e, &cap, "setoption name UCI_Variant value TOY");
+    assert_eq!(e.position_string(), "21 1");
+    // Another variant and back: defaults again.
+    run(&mut e, &cap, "setoption name UCI_Variant value fourchess");
+    assert_eq!(e.variant(), "fourchess");
+    run(&mut e, &cap, "setoption name UCI_Variant value toy");
+    assert_eq!(one(&mut e, &cap, "moves"), "moves 1 2 3");
+}
+
+#[test]
+fn fourchess_layout_option() {
+    let (mut e, cap) = engine("fourchess");
+    run(&mut e, &cap, "setoption name fc_layout value b");
+    run(&mut e, &cap, "position startpos");
+    assert!(e.position_string().ends_with("wRwNwBwQwKwBwNwR w - 0 1"), "{}", e.position_string());
+}
+
+#[test]
+fn ucinewgame_resets() {
+    let (mut e, cap) = engine("toy");
+    run(&mut e, &cap, "position startpos moves 2 2");
+    assert!(run(&mut e, &cap, "ucinewgame").is_empty());
+    assert_eq!(e.position_string(), "10 1");
+}
+
+#[test]
+fn go_gives_one_legal_bestmove() {
+    let (mut e, cap) = engine("fourchess");
+    run(&mut e, &cap, "position startpos moves e2e3");
+    let legal = one(&mut e, &cap, "moves");
+    let v = run(&mut e, &cap, "go depth 2");
+    let best: Vec<&String> = v.iter().filter(|l| l.starts_with("bestmove ")).collect();
+    assert_eq!(best.len(), 1, "{v:?}");
+    assert_eq!(best[0], v.last().unwrap());
+    let tok = best[0].split(' ').nth(1).unwrap();
+    assert!(legal.split(' ').skip(1).any(|t| t == tok), "{tok} not in {legal}");
+    for l in v.iter().filter(|l| l.starts_with("info ")) {
+        assert!(l.starts_with("info depth "), "{l}");
+        for w in ["seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time"] {
+            assert!(l.split(' ').any(|x| x == w), "{w} missing in {l}");
+        }
+    }
+}
+
+#[test]
+fn go_infinite_waits_for_stop() {
+    let (mut e, cap) = engine("toy");
+    e.handle_line("go infinite");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert!(!cap.take_lines().iter().any(|l| l.starts_with("bestmove")));
+    assert!(e.busy());
+    e.handle_line("isready");
+    assert!(cap.take_lines().contains(&"readyok".to_string()));
+    e.handle_line("stop");
+    let v = cap.take_lines();
+    assert_eq!(v.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{v:?}");
+    assert!(!e.busy());
+    // A second stop prints nothing.
+    assert!(run(&mut e, &cap, "stop").is_empty());
+}
+
+#[test]
+fn state_change_during_search_stops_it_first() {
+    let (mut e, cap) = engine("toy");
+    e.handle_line("go infinite");
+    e.handle_line("position startpos moves 1");
+    let v = cap.take_lines();
+    assert_eq!(v.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{v:?}");
+    assert_eq!(e.position_string(), "9 2");
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let (mut e, cap) = engine("toy");
+    e.handle_line("go ponder depth 2");
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    assert!(!cap.take_lines().iter().any(|l| l.starts_with("bestmove")));
+    e.handle_line("ponderhit");
+    e.wait();
+    let v = cap.take_lines();
+    assert_eq!(v.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{v:?}");
+}
+
+#[test]
+fn quit_returns_quit() {
+    let (mut e, _cap) = engine("toy");
+    e.handle_line("go infinite");
+    assert_eq!(e.handle_line("quit"), Control::Quit);
+}
+
+#[test]
+fn eval_lists_terms_and_total() {
+    let (mut e, cap) = engine("toy");
+    let v = run(&mut e, &cap, "eval");
+    assert_eq!(v, vec!["Eval for p1 (First), centipawns for its side:", "parity: 100", "Total: 100"]);
+}
+
+#[test]
+fn go_setup_without_setup() {
+    let (mut e, cap) = engine("fourchess");
+    assert!(is_error(&one(&mut e, &cap, "go setup")));
+    assert!(is_error(&one(&mut e, &cap, "go setup seat 9")));
+}
+
+#[test]
+fn searchmoves_are_checked() {
+    let (mut e, cap) = engine("toy");
+    let l = one(&mut e, &cap, "go depth 1 searchmoves 1 7");
+    assert!(is_error(&l) && l.contains("turn 2") && l.contains("`7`"), "{l}");
+}
+
+const WORDS: &[&str] = &[
+    "uci", "isready", "position", "startpos", "fen", "moves", "go", "depth", "1", "2", "3", "0", "-1", "x", "stop",
+    "ponderhit", "setoption", "name", "value", "Hash", "Threads", "UCI_Variant", "toy", "fourchess", "Toy_MaxTake",
+    "d", "query", "result", "turn", "gameover", "eval", "perft", "actions", "infinite", "ponder", "wtime", "p3time",
+    "movetime", "nodes", "searchmoves", "ucinewgame", "setup", "seat", "e2e3", "d2d3", "0000", "é", "\u{0}", "setoption name Hash value 2",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Random lines never panic and leave the engine answering.
+    #[test]
+    fn random_lines_never_panic(lines in prop::collection::vec(prop::collection::vec(0..WORDS.len(), 0..8), 1..8)) {
+        let (mut e, cap) = engine("toy");
+        for l in &lines {
+            let line: Vec<&str> = l.iter().map(|&i| WORDS[i]).collect();
+            let line = line.join(" ");
+            if line.trim_start().starts_with("quit") { continue; }
+            e.handle_line(&line);
+        }
+        e.stop_job();
+        cap.take_lines();
+        e.handle_line("isready");
+        prop_assert_eq!(cap.take_lines(), vec!["readyok".to_string()]);
+    }
+}
