@@ -7,11 +7,107 @@
 //!   [`Limits`] is reached or `stop` is set, reports every iteration through the
 //!   `info` callback and returns a [`SearchResult`] whose `best` is a complete
 //!   turn (one or more actions, ending where the turn ends).
+//!
+//! # Design
+//!
+//! **What is searched.** The tree is a tree of *actions*, not turns: depth and
+//! ply count actions, so a 2-action turn costs 2 plies. Iterative deepening
+//! (1, 2, … up to `depth` or 128) drives a fail-soft negamax alpha-beta with
+//! principal variation search (null windows after the first action, re-search
+//! on a fail high inside the window), mate-distance pruning, a conservative
+//! late move reduction (quiet actions from the 4th on, depth ≥ 3, by one
+//! action) and a quiescence search (stand pat on the static evaluation, then
+//! [`Game::is_tactical`] actions only, at most 8 plies). There is no null move
+//! (the model has none) and no check extension (the model has no "in check").
+//! A position without legal actions is over: [`Game::outcome`] scores it as a
+//! win `MATE - ply`, a loss `-MATE + ply` or a draw `0` for the root. A
+//! turn-start position whose key is already on the stack of turn-start keys
+//! (the `history` passed in, then the search path) is a repetition: a draw,
+//! unless [`Game::history_outcome`] on that stack says otherwise.
+//!
+//! **Sides, teams, paranoid.** Values belong to sides ([`Game::side_of`]). A
+//! node is "us" when the side to move is the root's side and "them" otherwise;
+//! its value is the root side's value, negated at "them" nodes. After an
+//! action the child's value is negated only if the node switched between "us"
+//! and "them": the second action of a turn (same seat) and, in general, any
+//! action after which the same side moves again keep the sign. In 2-side
+//! games (2 seats, or 4 seats in 2 alternating teams) this is plain negamax.
+//! In free-for-all (every seat its own side) it is *paranoid* search: the
+//! root seat against all the other seats as one coalition; the leaf value is
+//! [`Game::evaluate`]`(root seat)`, which for free-for-all already means "that
+//! seat against all the others". Because a node's value then depends on the
+//! root seat, table keys are salted with the root side in games with more
+//! than two sides.
+//!
+//! **Transposition table** (`tt.rs`). A boxed array of 64-byte buckets of
+//! four entries; an entry is two `AtomicU64`s `(key ^ data, data)`, written
+//! and read with relaxed atomics and verified by XOR, so all threads share it
+//! without locks (a torn entry reads as a miss). `data` holds the score
+//! (i16; mate scores stored relative to the node), the best action as its
+//! **index in the node's legal action list** (u16; `G::Action` has no bit
+//! form, and `legal_actions` is deterministic per position), the depth, the
+//! bound and a 6-bit age bumped per search. Replacement: same key is
+//! overwritten unless the old entry is of this search and deeper by more
+//! than 2 (exact results always replace); otherwise the entry with the lowest
+//! `depth - 8 * age distance` (empty first). `hashfull` samples the first
+//! 1000 entries for the current age.
+//!
+//! **Move ordering.** Table action; tactical actions by
+//! [`Game::order_hint`]; two killers per ply; quiet actions by a history
+//! table (per thread, 4 side buckets × 32768 `i32`, indexed by an Fx-style
+//! hash of the action's `Hash`, with gravity; halved at each new search)
+//! plus a clamped `order_hint`. Actions live on one move stack per thread
+//! (no allocation per node); the PV is a triangular array allocated once per
+//! search.
+//!
+//! **Threads.** Lazy SMP: `threads - 1` helpers (scoped threads) run the same
+//! iterative deepening on the same root sharing the table, odd helpers one
+//! action deeper; only the main thread checks the clock and the node limit,
+//! reports, and decides (its own result). One thread is deterministic: the
+//! same depth gives the same nodes and the same best turn (on a fresh or
+//! cleared searcher).
+//!
+//! **MultiPV** works over root *actions*: line `k` searches the root actions
+//! not already chosen by lines `1..k`.
+//!
+//! **Time** (`time.rs`). `movetime` minus `move_overhead` is a hard limit.
+//! With a clock: budget = `time / movestogo` (or `/ 30`) + `3/4 inc` −
+//! overhead is the soft limit (no new iteration once `elapsed > 0.6 · soft`);
+//! the hard limit is `min(time / 4 + inc, time − overhead)`; both ≥ 1 ms. The
+//! stop flag, the hard limit and the node limit are polled every 1024 nodes.
+//! With `infinite` (and no depth, node or time limit) the search waits for
+//! `stop` before returning even if it reaches the maximum depth.
+//!
+//! **Result.** `best` is the root PV cut where the first turn ends
+//! ([`tetrarch_core::game::turn_done`]). A PV that ends mid-turn is completed
+//! with the table's action of the mid-turn position, else
+//! [`Game::end_turn_action`], else the action with the best static value
+//! after it (1-ply). `ponder` is the next turn of the PV, completed likewise.
+//! A search stopped before depth 1 completes returns the first root action in
+//! its ordering (table action first).
+//!
+//! **Mate scores.** [`Score::Mate`] counts the root seat's own turns to the
+//! end of the game: the turns the root seat starts along the PV, and for any
+//! part of the mating distance the PV does not cover, an estimate of one root
+//! turn per `seats × actions per turn` plies (actions per turn taken as 1 for
+//! [`Game::ONE_ACTION_PER_TURN`] games and 2 otherwise). For single-action
+//! 2-seat games this is exactly `(plies + 1) / 2`.
 
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
 
-use tetrarch_core::game::{Game, Seat};
+use tetrarch_core::game::{turn_done, Game, Seat};
+
+mod hash;
+mod search;
+mod time;
+mod tt;
+
+use search::{
+    outcome_value, RootInfo, Shared, Worker, HIST_LEN, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY,
+};
+use time::TimeControl;
+use tt::Tt;
 
 /// A score from the point of view of the side to move at the root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +159,10 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { multipv: 1, threads: 1 }
+        Config {
+            multipv: 1,
+            threads: 1,
+        }
     }
 }
 
@@ -105,23 +204,43 @@ pub struct SearchResult<A> {
 
 /// A searcher with its transposition table, reused across searches.
 pub struct Searcher<G: Game> {
-    _g: std::marker::PhantomData<G>,
+    tt: Tt,
+    /// Per-thread history tables (kept across searches, halved at each).
+    histories: Vec<Box<[i32]>>,
+    _g: std::marker::PhantomData<fn() -> G>,
+}
+
+fn new_history() -> Box<[i32]> {
+    vec![0; HIST_LEN].into_boxed_slice()
 }
 
 impl<G: Game> Searcher<G> {
     /// A searcher with a table of `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Self {
-        let _ = hash_mb;
-        Searcher { _g: std::marker::PhantomData }
+        Searcher {
+            tt: Tt::new(hash_mb),
+            histories: Vec::new(),
+            _g: std::marker::PhantomData,
+        }
     }
 
     /// Resizes (and clears) the table.
     pub fn resize(&mut self, hash_mb: usize) {
-        let _ = hash_mb;
+        // Free the old table first so both are never held at once.
+        self.tt = Tt::new(0);
+        self.tt = Tt::new(hash_mb);
     }
 
     /// Clears the table and all learned move-ordering state.
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.histories.clear();
+    }
+
+    /// Table fill of the current search's age, per mille.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
 
     /// Searches `root` (whose earlier turn-start keys are `history`, oldest
     /// first) within `limits`, stopping as soon as `stop` is set, and calls
@@ -135,8 +254,269 @@ impl<G: Game> Searcher<G> {
         stop: &AtomicBool,
         info: &mut dyn FnMut(&Info<G::Action>),
     ) -> SearchResult<G::Action> {
-        let _ = (root, history, limits, config, stop, info);
-        unimplemented!("search")
+        let tc = TimeControl::new(limits, Instant::now());
+        self.tt.new_search();
+
+        let mut list = G::Actions::default();
+        root.legal_actions(&mut list);
+        if list.is_empty() {
+            let score = match root.outcome() {
+                Some(o) if o.for_seat(root.to_move()).is_some() => Score::Mate(0),
+                _ => Score::Cp(0),
+            };
+            return SearchResult {
+                best: Vec::new(),
+                ponder: None,
+                score,
+                depth: 0,
+                nodes: 1,
+            };
+        }
+        drop(list);
+
+        let threads = config.threads.max(1);
+        while self.histories.len() < threads {
+            self.histories.push(new_history());
+        }
+        for h in &mut self.histories {
+            h.iter_mut().for_each(|x| *x /= 2);
+        }
+        let mut hists = std::mem::take(&mut self.histories);
+        let spare = hists.split_off(threads);
+        let helper_hists = hists.split_off(1);
+        let main_hist = hists.pop().expect("one history per thread");
+
+        let shared = Shared {
+            stop,
+            abort: AtomicBool::new(false),
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        };
+        let max_depth = limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH));
+        let wait_for_stop = limits.infinite
+            && limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none();
+        let tt = &self.tt;
+
+        let (out, main_hist, helper_hists) = std::thread::scope(|s| {
+            let shared = &shared;
+            let mut handles = Vec::new();
+            for (i, h) in helper_hists.into_iter().enumerate() {
+                let id = i + 1;
+                let spawned = std::thread::Builder::new()
+                    .name(format!("search-{id}"))
+                    .stack_size(16 << 20)
+                    .spawn_scoped(s, move || {
+                        let mut w = Worker::new(root, history, tt, shared, id, None, None, h);
+                        w.helper_loop(max_depth);
+                        w.history
+                    });
+                // A helper that cannot be spawned is simply missing.
+                if let Ok(handle) = spawned {
+                    handles.push(handle);
+                }
+            }
+            let mut w = Worker::new(
+                root,
+                history,
+                tt,
+                shared,
+                0,
+                Some(&tc),
+                limits.nodes,
+                main_hist,
+            );
+            let out = main_loop(&mut w, root, &tc, limits, config, max_depth, info);
+            shared.abort.store(true, Relaxed);
+            if wait_for_stop && !w.stopped {
+                while !stop.load(Relaxed) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+            let hs: Vec<Box<[i32]>> = handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect();
+            (out, w.history, hs)
+        });
+        self.histories.push(main_hist);
+        self.histories.extend(helper_hists);
+        while self.histories.len() < threads {
+            self.histories.push(new_history());
+        }
+        self.histories.extend(spare);
+
+        let (line, value, depth) = out;
+        let nodes = shared.total_nodes();
+        let salt = RootInfo::new(root).salt;
+        let (best, after, used) = complete_turn(root, &line, &self.tt, salt);
+        let ponder = if after.outcome().is_none()
+            && (used < line.len() || self.tt.probe(after.key() ^ salt).is_some())
+        {
+            let (p, _, _) = complete_turn(&after, &line[used..], &self.tt, salt);
+            (!p.is_empty()).then_some(p)
+        } else {
+            None
+        };
+        let score = if value <= -INF {
+            Score::Cp(0)
+        } else {
+            to_score(root, value, &line)
+        };
+        SearchResult {
+            best,
+            ponder,
+            score,
+            depth,
+            nodes,
+        }
+    }
+}
+
+/// The main thread's iterative deepening. Returns the best line, its value
+/// and the last completed depth.
+fn main_loop<G: Game>(
+    w: &mut Worker<'_, G>,
+    root: &G,
+    tc: &TimeControl,
+    limits: &Limits,
+    config: &Config,
+    max_depth: u32,
+    info: &mut dyn FnMut(&Info<G::Action>),
+) -> (Vec<G::Action>, i32, u32) {
+    let lines = config.multipv.clamp(1, w.root_moves.len());
+    let mut completed = 0;
+    for depth in 1..=max_depth {
+        let mut done = true;
+        for k in 0..lines {
+            if !w.root_iteration(depth as i32, k) {
+                done = false;
+                break;
+            }
+        }
+        if !done {
+            break;
+        }
+        completed = depth;
+        w.publish();
+        let nodes = w.shared_total_nodes();
+        let time = tc.elapsed();
+        let hashfull = w.hashfull();
+        for k in 0..lines {
+            let rm = &w.root_moves[k];
+            info(&Info {
+                depth,
+                seldepth: w.seldepth as u32,
+                multipv: k + 1,
+                score: to_score(root, rm.score, &rm.pv),
+                nodes,
+                time,
+                hashfull,
+                pv: rm.pv.clone(),
+            });
+        }
+        if tc.stop_iterating() || limits.nodes.is_some_and(|l| nodes >= l) || w.stop_requested() {
+            break;
+        }
+    }
+    w.publish();
+    let rm = &w.root_moves[0];
+    (rm.pv.clone(), rm.score, completed)
+}
+
+/// The action to continue a turn with when the line has run out: the
+/// table's action, else the game's end-of-turn action, else the action with
+/// the best static value for the mover after it.
+fn extend_action<G: Game>(pos: &G, tt: &Tt, salt: u64) -> Option<G::Action> {
+    let mut list = G::Actions::default();
+    pos.legal_actions(&mut list);
+    if list.is_empty() {
+        return None;
+    }
+    if let Some(i) = tt.probe(pos.key() ^ salt).and_then(|h| h.idx) {
+        if (i as usize) < list.len() {
+            return Some(list[i as usize]);
+        }
+    }
+    if let Some(a) = pos.end_turn_action() {
+        return Some(a);
+    }
+    let mover = pos.to_move();
+    let mut p = pos.clone();
+    let mut best = (i32::MIN, list[0]);
+    for &a in list.iter() {
+        let u = p.make(a);
+        let v = match p.outcome() {
+            Some(o) => outcome_value(&o, mover, 1),
+            None => p.evaluate(mover).clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+        };
+        p.unmake(a, u);
+        if v > best.0 {
+            best = (v, a);
+        }
+    }
+    Some(best.1)
+}
+
+/// The first complete turn of `line` played from `pos` (extended where the
+/// line stops mid-turn), the position after it and how many actions of
+/// `line` it used.
+fn complete_turn<G: Game>(
+    pos: &G,
+    line: &[G::Action],
+    tt: &Tt,
+    salt: u64,
+) -> (Vec<G::Action>, G, usize) {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    let mut used = 0;
+    loop {
+        let a = if used < line.len() {
+            used += 1;
+            line[used - 1]
+        } else {
+            match extend_action(&p, tt, salt) {
+                Some(a) => a,
+                None => break,
+            }
+        };
+        out.push(a);
+        p.make(a);
+        if turn_done(&p) || out.len() > 4 * MAX_PLY {
+            break;
+        }
+    }
+    (out, p, used)
+}
+
+/// A root value as a protocol score (see the module documentation for how
+/// mate distances become turns).
+fn to_score<G: Game>(root: &G, v: i32, pv: &[G::Action]) -> Score {
+    if v.abs() < MATE_BOUND {
+        return Score::Cp(v);
+    }
+    let plies = (MATE - v.abs()).max(0) as usize;
+    let seat = root.to_move();
+    let mut pos = root.clone();
+    let mut turns = 0usize;
+    let mut i = 0;
+    while i < plies.min(pv.len()) {
+        if pos.at_turn_start() && pos.to_move() == seat {
+            turns += 1;
+        }
+        pos.make(pv[i]);
+        i += 1;
+    }
+    if i < plies {
+        let apt = if G::ONE_ACTION_PER_TURN { 1 } else { 2 };
+        let cycle = (root.seats().max(1) * apt).max(1);
+        turns += (plies - i).div_ceil(cycle);
+    }
+    let n = turns.max(1) as i32;
+    if v > 0 {
+        Score::Mate(n)
+    } else {
+        Score::Mate(-n)
     }
 }
 

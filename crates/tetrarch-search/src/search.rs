@@ -1,0 +1,643 @@
+//! The search proper: one [`Worker`] per thread, each with its own copy of
+//! the position, move stack, killers and history, sharing the table.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+use tetrarch_core::game::{ActionList, Game, Outcome, Seat};
+
+use crate::hash::fx_hash;
+use crate::time::TimeControl;
+use crate::tt::{score_from_tt, score_to_tt, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
+
+/// Plies the search can reach (main search plus quiescence).
+pub(crate) const MAX_PLY: usize = 192;
+/// Default and maximum iterative-deepening depth, in actions.
+pub(crate) const MAX_DEPTH: u32 = 128;
+/// Larger than any score.
+pub(crate) const INF: i32 = 32_500;
+/// The score of a win at the root (a win at ply `p` is `MATE - p`).
+pub(crate) const MATE: i32 = 32_000;
+/// Scores at least this large (in absolute value) are wins or losses.
+pub(crate) const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Quiescence plies at most.
+const QS_MAX: i32 = 8;
+
+/// History entries per side bucket (four side buckets: `side & 3`).
+const HIST_BITS: u32 = 15;
+pub(crate) const HIST_LEN: usize = 4 << HIST_BITS;
+const HIST_MAX: i32 = 16_384;
+
+const KIND_TT: u8 = 0;
+const KIND_TACTICAL: u8 = 1;
+const KIND_KILLER: u8 = 2;
+const KIND_QUIET: u8 = 3;
+
+/// One action on the move stack with its ordering score.
+#[derive(Clone, Copy)]
+struct Entry<A> {
+    a: A,
+    score: i32,
+    /// Index in the legal action list (what the table stores).
+    idx: u32,
+    kind: u8,
+}
+
+/// A root action with the result of its last search.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove<A> {
+    pub a: A,
+    pub idx: u32,
+    pub score: i32,
+    prev_score: i32,
+    /// The line starting with `a` (complete when the score is exact).
+    pub pv: Vec<A>,
+}
+
+/// State shared by every thread of one search.
+pub(crate) struct Shared<'a> {
+    /// The caller's stop flag.
+    pub stop: &'a AtomicBool,
+    /// Set by the main thread when it is done (helpers stop).
+    pub abort: AtomicBool,
+    /// Nodes per thread, published every 1024 nodes and at the end.
+    pub nodes: Vec<AtomicU64>,
+}
+
+impl Shared<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Relaxed)).sum()
+    }
+}
+
+/// What is fixed for the whole search.
+pub(crate) struct RootInfo {
+    pub seat: Seat,
+    pub side: usize,
+    /// XORed into table keys: nonzero in free-for-all games, where a node's
+    /// value depends on which seat is the root (paranoid search).
+    pub salt: u64,
+}
+
+impl RootInfo {
+    pub fn new<G: Game>(g: &G) -> RootInfo {
+        let seat = g.to_move();
+        let side = g.side_of(seat);
+        let mut sides = 0u64;
+        for s in 0..g.seats() {
+            sides |= 1u64 << (g.side_of(s) & 63);
+        }
+        let salt = if sides.count_ones() > 2 {
+            tetrarch_core::zobrist::splitmix64(0x7E77_A4C8 ^ side as u64)
+        } else {
+            0
+        };
+        RootInfo { seat, side, salt }
+    }
+}
+
+/// The value of a finished game for the root's side at `ply`.
+#[inline]
+pub(crate) fn outcome_value(o: &Outcome, root_seat: Seat, ply: usize) -> i32 {
+    match o.for_seat(root_seat) {
+        Some(true) => MATE - ply as i32,
+        Some(false) => -MATE + ply as i32,
+        None => 0,
+    }
+}
+
+/// One search thread.
+pub(crate) struct Worker<'a, G: Game> {
+    pub pos: G,
+    tt: &'a Tt,
+    shared: &'a Shared<'a>,
+    id: usize,
+    /// The main thread checks the clock and the node limit.
+    time: Option<&'a TimeControl>,
+    node_limit: Option<u64>,
+    pub root: RootInfo,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub stopped: bool,
+    gen: G::Actions,
+    moves: Vec<Entry<G::Action>>,
+    killers: Vec<[Option<G::Action>; 2]>,
+    pub history: Box<[i32]>,
+    pv: Vec<G::Action>,
+    pv_len: Vec<usize>,
+    /// Turn-start keys: the game's history, then the path.
+    keys: Vec<u64>,
+    pub root_moves: Vec<RootMove<G::Action>>,
+}
+
+impl<'a, G: Game> Worker<'a, G> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        root: &G,
+        history_keys: &[u64],
+        tt: &'a Tt,
+        shared: &'a Shared<'a>,
+        id: usize,
+        time: Option<&'a TimeControl>,
+        node_limit: Option<u64>,
+        history: Box<[i32]>,
+    ) -> Self {
+        let mut keys = Vec::with_capacity(history_keys.len() + MAX_PLY + 1);
+        keys.extend_from_slice(history_keys);
+        if root.at_turn_start() {
+            keys.push(root.key());
+        }
+        let mut w = Worker {
+            pos: root.clone(),
+            tt,
+            shared,
+            id,
+            time,
+            node_limit,
+            root: RootInfo::new(root),
+            nodes: 1, // the root
+            seldepth: 0,
+            stopped: false,
+            gen: G::Actions::default(),
+            moves: Vec::with_capacity(1024),
+            killers: vec![[None, None]; MAX_PLY + 1],
+            history,
+            pv: vec![G::Action::default(); MAX_PLY * MAX_PLY],
+            pv_len: vec![0; MAX_PLY + 1],
+            keys,
+            root_moves: Vec::new(),
+        };
+        w.init_root();
+        w
+    }
+
+    /// The root actions in their first order (table move, tactical, …).
+    fn init_root(&mut self) {
+        let tt_idx = self
+            .tt
+            .probe(self.pos.key() ^ self.root.salt)
+            .and_then(|h| h.idx);
+        let (_, n) = self.generate(tt_idx, 0, false);
+        self.root_moves = self.moves[..n]
+            .iter()
+            .map(|e| RootMove {
+                a: e.a,
+                idx: e.idx,
+                score: -INF,
+                prev_score: -INF,
+                pv: vec![e.a],
+            })
+            .collect();
+        self.moves.clear();
+    }
+
+    #[inline]
+    fn is_us(&self) -> bool {
+        self.pos.side_of(self.pos.to_move()) == self.root.side
+    }
+
+    /// Static evaluation from the node's point of view.
+    #[inline]
+    fn eval(&self, us: bool) -> i32 {
+        let e = self
+            .pos
+            .evaluate(self.root.seat)
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        if us {
+            e
+        } else {
+            -e
+        }
+    }
+
+    /// The score of a position without legal actions, from the node's view.
+    fn terminal(&self, ply: usize, us: bool) -> i32 {
+        let v = match self.pos.outcome() {
+            Some(o) => outcome_value(&o, self.root.seat, ply),
+            None => 0,
+        };
+        if us {
+            v
+        } else {
+            -v
+        }
+    }
+
+    #[inline]
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.poll();
+        }
+    }
+
+    fn poll(&mut self) {
+        self.shared.nodes[self.id].store(self.nodes, Relaxed);
+        if self.shared.abort.load(Relaxed) || self.shared.stop.load(Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if self.id == 0 {
+            let over_nodes = self
+                .node_limit
+                .is_some_and(|l| self.shared.total_nodes() >= l);
+            let over_time = self.time.is_some_and(|t| t.hard_exceeded());
+            if over_nodes || over_time {
+                self.stopped = true;
+                self.shared.abort.store(true, Relaxed);
+            }
+        }
+    }
+
+    /// Publishes the node count.
+    pub fn publish(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Relaxed);
+    }
+
+    #[inline]
+    fn hist_index(&self, a: &G::Action) -> usize {
+        let side = self.pos.side_of(self.pos.to_move()) & 3;
+        (side << HIST_BITS) | (fx_hash(a) as usize & ((1 << HIST_BITS) - 1))
+    }
+
+    /// Generates and orders the legal actions onto the move stack. Returns
+    /// (number of legal actions, number pushed).
+    fn generate(&mut self, tt_idx: Option<u16>, ply: usize, tactical_only: bool) -> (usize, usize) {
+        self.gen.clear();
+        self.pos.legal_actions(&mut self.gen);
+        let base = self.moves.len();
+        let killers = self.killers[ply.min(MAX_PLY)];
+        let side = self.pos.side_of(self.pos.to_move()) & 3;
+        for (i, &a) in self.gen.iter().enumerate() {
+            let tactical = self.pos.is_tactical(a);
+            if tactical_only && !tactical {
+                continue;
+            }
+            let hint = self.pos.order_hint(a);
+            let (kind, score) = if tt_idx.is_some_and(|t| t as usize == i) {
+                (KIND_TT, i32::MAX)
+            } else if tactical {
+                (KIND_TACTICAL, (1 << 28) + hint.clamp(-(1 << 24), 1 << 24))
+            } else if killers[0] == Some(a) {
+                (KIND_KILLER, 1 << 26)
+            } else if killers[1] == Some(a) {
+                (KIND_KILLER, (1 << 26) - 1)
+            } else {
+                let h = (side << HIST_BITS) | (fx_hash(&a) as usize & ((1 << HIST_BITS) - 1));
+                (KIND_QUIET, self.history[h] + hint.clamp(-8192, 8192))
+            };
+            self.moves.push(Entry {
+                a,
+                score,
+                idx: i as u32,
+                kind,
+            });
+        }
+        let n = self.moves.len() - base;
+        self.moves[base..].sort_unstable_by(|x, y| y.score.cmp(&x.score).then(x.idx.cmp(&y.idx)));
+        (self.gen.len(), n)
+    }
+
+    #[inline]
+    fn tt_idx(idx: u32) -> Option<u16> {
+        (idx < 0xFFFF).then_some(idx as u16)
+    }
+
+    /// Searches a child (the action is made): negates only when the side to
+    /// move changed between "us" and "them".
+    #[inline]
+    fn child(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        flip: bool,
+        pv: bool,
+    ) -> i32 {
+        if flip {
+            -self.search(depth, ply, -beta, -alpha, pv)
+        } else {
+            self.search(depth, ply, alpha, beta, pv)
+        }
+    }
+
+    #[inline]
+    fn update_pv(&mut self, ply: usize, a: G::Action) {
+        let row = ply * MAX_PLY;
+        let child = row + MAX_PLY;
+        let len = self.pv_len[ply + 1].min(MAX_PLY - 1);
+        self.pv[row] = a;
+        if len > 0 {
+            self.pv.copy_within(child..child + len, row + 1);
+        }
+        self.pv_len[ply] = len + 1;
+    }
+
+    fn update_quiet_stats(&mut self, ply: usize, depth: i32, best: usize, base: usize) {
+        let a = self.moves[best].a;
+        let k = &mut self.killers[ply];
+        if k[0] != Some(a) {
+            k[1] = k[0];
+            k[0] = Some(a);
+        }
+        let bonus = (depth * depth).min(400);
+        let i = self.hist_index(&a);
+        let h = &mut self.history[i];
+        *h += bonus * 32 - *h * bonus * 32 / HIST_MAX;
+        for j in base..best {
+            let e = self.moves[j];
+            if e.kind == KIND_QUIET || e.kind == KIND_KILLER {
+                let i = self.hist_index(&e.a);
+                let h = &mut self.history[i];
+                *h -= bonus * 32 + *h * bonus * 32 / HIST_MAX;
+            }
+        }
+    }
+
+    /// Alpha-beta (PVS) below the root. Values are from the point of view of
+    /// the node: the root's side ("us") or everyone else ("them").
+    fn search(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if depth <= 0 {
+            return self.qsearch(ply, alpha, beta, 0);
+        }
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let us = self.is_us();
+        if ply >= MAX_PLY - 1 {
+            return self.eval(us);
+        }
+        let turn_start = self.pos.at_turn_start();
+        let key = self.pos.key();
+        if turn_start && self.keys.iter().rev().any(|&k| k == key) {
+            // A repetition: a draw, unless the game's history rule says more.
+            return match self.pos.history_outcome(&self.keys) {
+                Some(o) => {
+                    let v = outcome_value(&o, self.root.seat, ply);
+                    if us {
+                        v
+                    } else {
+                        -v
+                    }
+                }
+                None => 0,
+            };
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let tkey = key ^ self.root.salt;
+        let mut tt_idx = None;
+        if let Some(hit) = self.tt.probe(tkey) {
+            tt_idx = hit.idx;
+            if !pv_node && hit.depth >= depth {
+                let s = score_from_tt(hit.score, ply);
+                match hit.bound {
+                    BOUND_EXACT => return s,
+                    BOUND_LOWER if s >= beta => return s,
+                    BOUND_UPPER if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let base = self.moves.len();
+        let (_, n) = self.generate(tt_idx, ply, false);
+        if n == 0 {
+            self.moves.truncate(base);
+            return self.terminal(ply, us);
+        }
+        if turn_start {
+            self.keys.push(key);
+        }
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_idx = None;
+        for i in 0..n {
+            let m = self.moves[base + i];
+            let u = self.pos.make(m.a);
+            self.tick();
+            let flip = self.is_us() != us;
+            let mut s;
+            if i == 0 {
+                s = self.child(depth - 1, ply + 1, alpha, beta, flip, pv_node);
+            } else {
+                let r = i32::from(depth >= 3 && i >= 3 && m.kind == KIND_QUIET);
+                s = self.child(depth - 1 - r, ply + 1, alpha, alpha + 1, flip, false);
+                if s > alpha && r > 0 {
+                    s = self.child(depth - 1, ply + 1, alpha, alpha + 1, flip, false);
+                }
+                if pv_node && s > alpha && s < beta {
+                    s = self.child(depth - 1, ply + 1, alpha, beta, flip, true);
+                }
+            }
+            self.pos.unmake(m.a, u);
+            if self.stopped {
+                break;
+            }
+            if s > best {
+                best = s;
+                best_idx = Self::tt_idx(m.idx);
+                if s > alpha {
+                    alpha = s;
+                    if pv_node {
+                        self.update_pv(ply, m.a);
+                    }
+                    if s >= beta {
+                        let quiet = match m.kind {
+                            KIND_TACTICAL => false,
+                            KIND_TT => !self.pos.is_tactical(m.a),
+                            _ => true,
+                        };
+                        if quiet {
+                            self.update_quiet_stats(ply, depth, base + i, base);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if turn_start {
+            self.keys.pop();
+        }
+        self.moves.truncate(base);
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best >= beta {
+            BOUND_LOWER
+        } else if best > orig_alpha {
+            BOUND_EXACT
+        } else {
+            BOUND_UPPER
+        };
+        self.tt
+            .store(tkey, score_to_tt(best, ply), best_idx, depth, bound);
+        best
+    }
+
+    /// Quiescence: stand pat on the static evaluation, then tactical actions
+    /// only, at most [`QS_MAX`] plies deep.
+    fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32, qd: i32) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let us = self.is_us();
+        if ply >= MAX_PLY - 1 {
+            return self.eval(us);
+        }
+        let base = self.moves.len();
+        let (total, n) = self.generate(None, ply, true);
+        if total == 0 {
+            self.moves.truncate(base);
+            return self.terminal(ply, us);
+        }
+        let stand = self.eval(us);
+        if n == 0 || qd >= QS_MAX || stand >= beta {
+            self.moves.truncate(base);
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        for i in 0..n {
+            let m = self.moves[base + i];
+            let u = self.pos.make(m.a);
+            self.tick();
+            let s = if self.is_us() != us {
+                -self.qsearch(ply + 1, -beta, -alpha, qd + 1)
+            } else {
+                self.qsearch(ply + 1, alpha, beta, qd + 1)
+            };
+            self.pos.unmake(m.a, u);
+            if self.stopped {
+                break;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves.truncate(base);
+        if self.stopped {
+            0
+        } else {
+            best
+        }
+    }
+
+    /// One root iteration at `depth` for MultiPV line `line` (0-based): the
+    /// root actions from `line` on are searched with a full window; the
+    /// line's scores and PVs are updated. Returns false if stopped (the
+    /// scores of actions searched completely stay valid).
+    pub fn root_iteration(&mut self, depth: i32, line: usize) -> bool {
+        let mut alpha = -INF;
+        let beta = INF;
+        for rm in &mut self.root_moves[line..] {
+            rm.prev_score = rm.score;
+            rm.score = -INF;
+        }
+        self.pv_len[0] = 0;
+        let mut completed_any = false;
+        for i in line..self.root_moves.len() {
+            if self.stop_requested() {
+                self.stopped = true;
+                break;
+            }
+            let a = self.root_moves[i].a;
+            let u = self.pos.make(a);
+            self.tick();
+            let flip = !self.is_us();
+            let mut s;
+            if i == line {
+                s = self.child(depth - 1, 1, alpha, beta, flip, true);
+            } else {
+                s = self.child(depth - 1, 1, alpha, alpha + 1, flip, false);
+                if s > alpha && s < beta {
+                    s = self.child(depth - 1, 1, alpha, beta, flip, true);
+                }
+            }
+            self.pos.unmake(a, u);
+            if self.stopped {
+                break;
+            }
+            completed_any = true;
+            if i == line || s > alpha {
+                alpha = s;
+                self.update_pv(0, a);
+                let rm = &mut self.root_moves[i];
+                rm.score = s;
+                rm.pv.clear();
+                rm.pv.extend_from_slice(&self.pv[..self.pv_len[0]]);
+            }
+        }
+        if !completed_any {
+            for rm in &mut self.root_moves[line..] {
+                rm.score = rm.prev_score;
+            }
+            return false;
+        }
+        // Stable: equal scores keep their previous order.
+        self.root_moves[line..].sort_by_key(|x| std::cmp::Reverse(x.score));
+        if line == 0 {
+            let rm = &self.root_moves[0];
+            if !self.stopped {
+                self.tt.store(
+                    self.pos.key() ^ self.root.salt,
+                    score_to_tt(rm.score, 0),
+                    Self::tt_idx(rm.idx),
+                    depth,
+                    BOUND_EXACT,
+                );
+            }
+        }
+        !self.stopped
+    }
+
+    /// A helper thread's loop (Lazy SMP): iterate until the main thread is
+    /// done, odd helpers one action deeper.
+    pub fn helper_loop(&mut self, max_depth: u32) {
+        let offset = (self.id & 1) as u32;
+        for d in 1..=max_depth {
+            let depth = (d + offset).min(max_depth) as i32;
+            if !self.root_iteration(depth, 0) || self.stopped {
+                break;
+            }
+        }
+        self.publish();
+    }
+}
+
+impl<G: Game> Worker<'_, G> {
+    /// Nodes of every thread so far.
+    pub fn shared_total_nodes(&self) -> u64 {
+        self.shared.total_nodes()
+    }
+
+    /// Whether this search was stopped or told to stop.
+    pub fn stop_requested(&self) -> bool {
+        self.stopped || self.shared.stop.load(Relaxed) || self.shared.abort.load(Relaxed)
+    }
+
+    /// Table fill, per mille.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+}
