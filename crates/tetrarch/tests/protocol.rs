@@ -1,0 +1,461 @@
+//! Drives the real `tetrarch` binary through standard input and output.
+//! Every read has a timeout (a reader thread feeds a channel), so a hang
+//! fails the test instead of blocking it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+const T: Duration = Duration::from_secs(20);
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tetrarch"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn tetrarch");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine { child, stdin, rx }
+    }
+
+    fn send(&mut self, line: &str) {
+        let s = self.stdin.as_mut().expect("stdin open");
+        writeln!(s, "{line}").expect("write to engine");
+        s.flush().unwrap();
+    }
+
+    /// The next line, or `None` after `d` without one.
+    fn recv(&self, d: Duration) -> Option<String> {
+        match self.rx.recv_timeout(d) {
+            Ok(l) => Some(l),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Lines up to and including the first one that satisfies `stop`.
+    fn until(&self, stop: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + T;
+        let mut v = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.recv(left) {
+                Some(l) => {
+                    let done = stop(&l);
+                    v.push(l);
+                    if done {
+                        return v;
+                    }
+                }
+                None => panic!("timed out (or the engine exited); got so far: {v:?}"),
+            }
+        }
+    }
+
+    /// Sends `line`, then `isready`, and returns what came before `readyok`.
+    fn ask(&mut self, line: &str) -> Vec<String> {
+        self.send(line);
+        self.send("isready");
+        let mut v = self.until(|l| l == "readyok");
+        v.pop();
+        v
+    }
+
+    fn one(&mut self, line: &str) -> String {
+        let v = self.ask(line);
+        assert_eq!(v.len(), 1, "{line}: {v:?}");
+        v.into_iter().next().unwrap()
+    }
+
+    /// Nothing arrives for `d`.
+    fn silent(&self, d: Duration) {
+        if let Some(l) = self.recv(d) {
+            panic!("unexpected output: {l}");
+        }
+    }
+
+    /// Waits for the process to end; its exit status.
+    fn wait_exit(&mut self, d: Duration) -> std::process::ExitStatus {
+        let deadline = Instant::now() + d;
+        loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                return s;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("the engine did not exit within {d:?}");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn is_error(l: &str) -> bool {
+    l.starts_with("info string error: ")
+}
+
+fn legal_moves(e: &mut Engine) -> Vec<String> {
+    let l = e.one("moves");
+    let mut w = l.split(' ');
+    assert_eq!(w.next(), Some("moves"));
+    w.map(str::to_owned).collect()
+}
+
+#[test]
+fn handshake_and_options() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let v = e.until(|l| l == "uciok");
+    assert!(v[0].starts_with("id name Tetrarch "), "{v:?}");
+    assert!(v[1].starts_with("id author "), "{v:?}");
+    for want in [
+        "option name Hash type spin default 16 min 1 max 65536",
+        "option name Threads type spin default 1 min 1 max 256",
+        "option name MultiPV type spin default 1 min 1 max 256",
+        "option name Move Overhead type spin default 10 min 0 max 5000",
+        "option name Clear Hash type button",
+        "option name FC_Layout type combo default A var A var B",
+        "option name FC_LeapOwnPawns type check default false",
+        "option name FC_NoProgressPlies type spin default 200 min 0 max 10000",
+        "option name FC_RepetitionDraw type check default true",
+    ] {
+        assert!(v.iter().any(|l| l == want), "missing {want}: {v:?}");
+    }
+    let var = v.iter().find(|l| l.starts_with("option name UCI_Variant ")).expect("UCI_Variant");
+    assert!(var.starts_with("option name UCI_Variant type combo default fourchess"), "{var}");
+    assert!(var.split(" var ").any(|x| x == "fourchess"), "{var}");
+    assert!(v.iter().all(|l| l.starts_with("id ") || l.starts_with("option name ") || l == "uciok"), "{v:?}");
+    e.send("ugi");
+    assert_eq!(e.until(|l| l == "ugiok").last().unwrap(), "ugiok");
+    e.send("isready");
+    assert_eq!(e.recv(T).unwrap(), "readyok");
+}
+
+#[test]
+fn position_d_and_moves() {
+    let mut e = Engine::start();
+    assert!(e.ask("position startpos moves e2e3 b5c5").is_empty());
+    let d = e.ask("d");
+    assert!(d.iter().any(|l| l.starts_with("Position: ") && l.ends_with(" y - 0 1")), "{d:?}");
+    assert!(d.iter().any(|l| l.starts_with("Key: ") && l.len() == 21), "{d:?}");
+    assert!(d.contains(&"To move: p3 (Yellow)".to_string()), "{d:?}");
+    assert!(d.contains(&"Legal turns: 12".to_string()), "{d:?}");
+    let m = legal_moves(&mut e);
+    assert_eq!(m.len(), 12);
+    let mut sorted = m.clone();
+    sorted.sort();
+    assert_eq!(m, sorted);
+    assert!(m.contains(&"e13e12".to_string()), "{m:?}");
+    assert_eq!(e.one("query turn"), "response p3");
+}
+
+#[test]
+fn crlf_and_blank_lines() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e3\r");
+    e.send("");
+    e.send("   \t ");
+    e.silent(Duration::from_millis(200));
+    assert_eq!(e.one("query turn\r"), "response p2");
+}
+
+#[test]
+fn malformed_lines_and_illegal_tokens_change_nothing() {
+    let mut e = Engine::start();
+    e.ask("position startpos moves e2e3 b5c5");
+    let before = e.ask("d");
+    for l in ["foo bar", "position", "position startpos extra", "go depth x", "go depth 0", "go depth", "query", "setoption name"] {
+        let v = e.ask(l);
+        assert_eq!(v.len(), 1, "{l}: {v:?}");
+        assert!(is_error(&v[0]), "{l}: {v:?}");
+    }
+    // The third turn is illegal: one error naming the token and its index.
+    let l = e.one("position startpos moves e2e3 b5c5 e2e4 n5m5");
+    assert!(is_error(&l), "{l}");
+    assert!(l.contains("e2e4") && l.contains('3') && l.contains("illegal"), "{l}");
+    // A malformed token.
+    let l = e.one("position startpos moves e2e3 zz9");
+    assert!(is_error(&l) && l.contains("zz9") && l.contains("turn 2"), "{l}");
+    // A bad position string.
+    let l = e.one("position fen 8/8/8 w - 0 1");
+    assert!(is_error(&l), "{l}");
+    assert_eq!(e.ask("d"), before);
+}
+
+#[test]
+fn go_depth_gives_one_legal_bestmove() {
+    let mut e = Engine::start();
+    e.ask("position startpos moves e2e3");
+    let legal = legal_moves(&mut e);
+    e.send("go depth 2");
+    let v = e.until(|l| l.starts_with("bestmove"));
+    let best = v.last().unwrap();
+    let tok = best.split(' ').nth(1).unwrap();
+    assert!(legal.iter().any(|t| t == tok), "{best} not in {legal:?}");
+    for l in &v[..v.len() - 1] {
+        assert!(l.starts_with("info "), "{l}");
+    }
+    assert!(v.iter().any(|l| l.starts_with("info depth ") && l.contains(" pv ")), "{v:?}");
+    // No second bestmove.
+    let after = e.ask("d");
+    assert!(!after.iter().any(|l| l.starts_with("bestmove")), "{after:?}");
+}
+
+#[test]
+fn go_with_clocks() {
+    let mut e = Engine::start();
+    e.ask("position startpos moves e2e3 b5c5");
+    e.send("go wtime 500 btime 500 p3time 300 p4time 300 p3inc 10");
+    let v = e.until(|l| l.starts_with("bestmove"));
+    assert!(!v.last().unwrap().contains("(none)"), "{v:?}");
+}
+
+#[test]
+fn go_movetime_and_nodes() {
+    let mut e = Engine::start();
+    let t = Instant::now();
+    e.send("go movetime 300");
+    let v = e.until(|l| l.starts_with("bestmove"));
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    assert!(!v.last().unwrap().contains("(none)"));
+    e.send("go nodes 2000");
+    let v = e.until(|l| l.starts_with("bestmove"));
+    assert!(!v.last().unwrap().contains("(none)"));
+}
+
+#[test]
+fn ponder_and_ponderhit() {
+    let mut e = Engine::start();
+    e.send("go ponder movetime 200");
+    std::thread::sleep(Duration::from_millis(400));
+    // Still pondering: no bestmove yet.
+    e.send("isready");
+    let v = e.until(|l| l == "readyok");
+    assert!(!v.iter().any(|l| l.starts_with("bestmove")), "{v:?}");
+    e.send("ponderhit");
+    let v = e.until(|l| l.starts_with("bestmove"));
+    assert!(!v.last().unwrap().contains("(none)"));
+}
+
+#[test]
+fn go_infinite_then_stop() {
+    let mut e = Engine::start();
+    e.ask("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    // isready is answered during the search.
+    e.send("isready");
+    let v = e.until(|l| l == "readyok");
+    assert!(!v.iter().any(|l| l.starts_with("bestmove")), "{v:?}");
+    let t = Instant::now();
+    e.send("stop");
+    let v = e.until(|l| l.starts_with("bestmove"));
+    assert!(t.elapsed() < Duration::from_secs(1), "bestmove took {:?}", t.elapsed());
+    assert!(!v.last().unwrap().contains("(none)"));
+    // Exactly one bestmove.
+    e.send("stop");
+    e.send("isready");
+    let v = e.until(|l| l == "readyok");
+    assert!(!v.iter().any(|l| l.starts_with("bestmove")), "{v:?}");
+}
+
+#[test]
+fn quit_during_search_exits_zero() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("quit");
+    let s = e.wait_exit(Duration::from_secs(2));
+    assert!(s.success(), "{s:?}");
+}
+
+#[test]
+fn eof_exits_zero() {
+    let mut e = Engine::start();
+    e.send("isready");
+    assert_eq!(e.recv(T).unwrap(), "readyok");
+    e.stdin = None; // close
+    let s = e.wait_exit(Duration::from_secs(5));
+    assert!(s.success(), "{s:?}");
+}
+
+#[test]
+fn go_perft_divide() {
+    let mut e = Engine::start();
+    e.send("go perft 2");
+    let v = e.until(|l| l.starts_with("Nodes searched: "));
+    assert_eq!(v.len(), 14, "{v:?}");
+    assert_eq!(v[12], "");
+    assert_eq!(v[13], "Nodes searched: 144");
+    let rows: Vec<&str> = v[..12].iter().map(String::as_str).collect();
+    let mut sorted = rows.clone();
+    sorted.sort();
+    assert_eq!(rows, sorted);
+    for r in &rows {
+        assert!(r.ends_with(": 12"), "{r}");
+    }
+    e.send("go perft 3");
+    let v = e.until(|l| l.starts_with("Nodes searched: "));
+    assert_eq!(v.last().unwrap(), "Nodes searched: 1728");
+}
+
+#[test]
+fn setoption_errors_and_success() {
+    let mut e = Engine::start();
+    for l in [
+        "setoption name Hash value 0",
+        "setoption name Hash value x",
+        "setoption name Threads",
+        "setoption name Nonsense value 3",
+        "setoption name UCI_Variant value chess",
+        "setoption name FC_Layout value C",
+        "setoption name FC_NoProgressPlies value 10001",
+        "setoption name FC_RepetitionDraw value maybe",
+        "setoption name Strategy value maxn",
+    ] {
+        let v = e.ask(l);
+        assert_eq!(v.len(), 1, "{l}: {v:?}");
+        assert!(is_error(&v[0]), "{l}: {v:?}");
+    }
+    for l in [
+        "setoption name hash value 8",
+        "setoption name Move Overhead value 50",
+        "setoption name Clear Hash",
+        "setoption name UCI_Variant value fourchess",
+        "setoption name fc_layout value B",
+    ] {
+        assert!(e.ask(l).is_empty(), "{l}");
+    }
+    e.ask("position startpos");
+    let d = e.ask("d");
+    assert!(d.iter().any(|l| l.starts_with("Position: ") && l.contains("wRwNwBwQwKwBwNwR w - 0 1")), "{d:?}");
+}
+
+#[test]
+fn queries() {
+    let mut e = Engine::start();
+    assert_eq!(e.one("query gameover"), "response false");
+    assert_eq!(e.one("query result"), "response none");
+    assert_eq!(e.one("query turn"), "response p1");
+    // fourchess.md E5b: a stalemate draw.
+    e.ask("position fen yK6bR/yPyP6/8/14/14/14/13rK/bK13/14/14/14/1rQ6/8/wK7 w y 0 1");
+    assert_eq!(e.one("query gameover"), "response true");
+    assert_eq!(e.one("query result"), "response draw stalemate");
+    assert_eq!(e.one("moves"), "moves");
+    e.send("go depth 3");
+    assert_eq!(e.until(|l| l.starts_with("bestmove")).last().unwrap(), "bestmove (none)");
+    assert!(is_error(&e.one("query nothing")));
+}
+
+#[test]
+fn eval_prints_terms_and_total() {
+    let mut e = Engine::start();
+    let v = e.ask("eval");
+    assert!(v.len() >= 2, "{v:?}");
+    assert!(v.last().unwrap().starts_with("Total: "), "{v:?}");
+}
+
+#[test]
+fn state_change_during_search_stops_it() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("position startpos moves e2e3");
+    e.send("query turn");
+    let v = e.until(|l| l.starts_with("response"));
+    assert_eq!(v.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{v:?}");
+    assert_eq!(v.last().unwrap(), "response p2");
+}
+
+fn cli(args: &[&str]) -> (bool, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_tetrarch")).args(args).output().expect("run tetrarch");
+    (o.status.success(), String::from_utf8_lossy(&o.stdout).into_owned())
+}
+
+#[test]
+fn cli_perft() {
+    let (ok, s) = cli(&["perft", "fourchess", "3"]);
+    assert!(ok, "{s}");
+    assert!(s.lines().any(|l| l == "Nodes searched: 1728"), "{s}");
+    assert!(s.contains("Nodes/second: "), "{s}");
+    let (ok, s) = cli(&["perft", "fourchess", "3", "--bulk", "--divide"]);
+    assert!(ok, "{s}");
+    assert!(s.lines().any(|l| l == "e2e3: 144"), "{s}");
+    assert!(s.lines().any(|l| l == "Nodes searched: 1728"), "{s}");
+    // After two turns: bulk and plain counts agree, and agree with `go perft`.
+    let total = |s: &str| s.lines().find(|l| l.starts_with("Nodes searched: ")).map(str::to_owned);
+    let (ok1, a) = cli(&["perft", "fourchess", "3", "--moves", "e2e3", "b5c5"]);
+    let (ok2, b) = cli(&["perft", "fourchess", "3", "--bulk", "--moves", "e2e3", "b5c5"]);
+    assert!(ok1 && ok2 && total(&a).is_some() && total(&a) == total(&b), "{a}\n{b}");
+    let mut e = Engine::start();
+    e.ask("position startpos moves e2e3 b5c5");
+    e.send("go perft 3");
+    assert_eq!(e.until(|l| l.starts_with("Nodes searched: ")).last().cloned(), total(&a));
+    let (ok, s) = cli(&[
+        "perft",
+        "fourchess",
+        "1",
+        "--fen",
+        "8/8/8/4bR9/14/14/4wB8rK/bK13/14/4yK9/14/8/8/3wK4 w - 0 1",
+    ]);
+    assert!(ok && s.lines().any(|l| l == "Nodes searched: 5"), "{s}");
+    let (ok, _) = cli(&["perft", "nochess", "1"]);
+    assert!(!ok);
+    let (ok, _) = cli(&["perft", "fourchess", "2", "--moves", "e2e5"]);
+    assert!(!ok);
+}
+
+#[test]
+fn cli_help() {
+    for args in [&["--help"][..], &["perft", "--help"], &["bench", "--help"]] {
+        let (ok, s) = cli(args);
+        assert!(ok && s.contains("Usage"), "{args:?}: {s}");
+    }
+}
+
+#[test]
+fn cli_bench() {
+    let (ok, s) = cli(&["bench", "--depth", "2"]);
+    assert!(ok, "{s}");
+    let last = s.lines().last().unwrap();
+    let w: Vec<&str> = last.split(' ').collect();
+    assert_eq!(w.len(), 4, "{last}");
+    assert!(w[0].parse::<u64>().unwrap() > 0 && w[1] == "nodes" && w[2].parse::<u64>().is_ok() && w[3] == "nps", "{last}");
+    // Deterministic.
+    let (_, s2) = cli(&["bench", "--depth", "2"]);
+    assert_eq!(s2.lines().last().unwrap().split(' ').next(), Some(w[0]));
+}
+
+#[test]
+fn bench_command() {
+    let mut e = Engine::start();
+    e.send("bench depth 1");
+    let v = e.until(|l| l.ends_with(" nps"));
+    assert!(v.last().unwrap().contains(" nodes "), "{v:?}");
+}
