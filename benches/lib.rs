@@ -1,1 +1,2 @@
-//! Criterion benchmarks live beside this file (see `movegen.rs`).
+//! Criterion benchmarks of move generation and perft for every game live in
+//! `movegen.rs` beside this file; run them with `cargo bench -p tetrarch-benches`.

@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod bitboard;
+pub mod fuzzing;
 pub mod game;
 pub mod games;
 pub mod turns;

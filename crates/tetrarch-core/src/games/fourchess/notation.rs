@@ -36,7 +36,12 @@ fn parse_number(field: &str, what: &str) -> Result<u32, PositionError> {
     if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
         return Err(err(format!("{what}: `{field}` is not a decimal number")));
     }
-    field.parse::<u32>().map_err(|_| err(format!("{what}: `{field}` is too large")))
+    // Capped far below u32::MAX so that counting turns can never overflow.
+    field
+        .parse::<u32>()
+        .ok()
+        .filter(|&n| n <= 1_000_000_000)
+        .ok_or_else(|| err(format!("{what}: `{field}` is too large (at most 1000000000)")))
 }
 
 /// Parses a `fourchess` position string.
