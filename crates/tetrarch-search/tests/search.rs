@@ -504,3 +504,10 @@ fn searcher_is_reusable() {
     let d = s.search(&g, &[], &depth(5), &Config::default(), &stop, &mut |_| {});
     assert_legal_turn(&g, &d.best);
 }
+
+#[test]
+fn searcher_can_move_between_threads() {
+    fn send<T: Send>() {}
+    send::<Searcher<Toy>>();
+    send::<SearchResult<u8>>();
+}
