@@ -3,6 +3,7 @@
 use crate::out::quote;
 
 /// What a `go` line asks for.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GoCommand {
     /// A search.

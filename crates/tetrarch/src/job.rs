@@ -91,6 +91,11 @@ impl Job {
         matches!(self.kind, JobKind::Infinite | JobKind::Ponder { .. })
     }
 
+    /// Whether the job is a perft (which `stop` cannot interrupt).
+    pub fn is_perft(&self) -> bool {
+        self.kind == JobKind::Perft
+    }
+
     /// Whether the thread has ended.
     pub fn is_finished(&self) -> bool {
         self.handle.is_finished()

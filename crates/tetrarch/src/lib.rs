@@ -61,6 +61,7 @@ pub trait GameVisitor {
 macro_rules! games {
     ($( $(#[$attr:meta])* $arm:ident : $ty:ty ),* $(,)?) => {
         /// The session of the current variant, one arm per game.
+        #[allow(clippy::large_enum_variant)]
         pub enum AnySession {
             $( $(#[$attr])* #[allow(missing_docs)] $arm(Session<$ty>), )*
         }
@@ -218,7 +219,12 @@ impl Engine {
                 return Control::Quit;
             }
             "stop" => {
-                self.stop_job();
+                // A perft cannot be interrupted: it goes on (the next
+                // state-changing command waits for it); a search is stopped
+                // and joined, which prints its `bestmove`.
+                if !self.job.as_ref().is_some_and(Job::is_perft) {
+                    self.stop_job();
+                }
                 Ok(())
             }
             "ponderhit" => {

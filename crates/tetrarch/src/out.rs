@@ -73,7 +73,7 @@ impl Captured {
         let text = String::from_utf8_lossy(&v).into_owned();
         let cut = text.rfind('\n').map(|i| i + 1).unwrap_or(0);
         let lines = text[..cut].lines().map(str::to_owned).collect();
-        let rest = text[cut..].as_bytes().to_vec();
+        let rest = text.as_bytes()[cut..].to_vec();
         *v = rest;
         lines
     }

@@ -13,7 +13,7 @@ use crate::session::{bench_search, bestmove_line};
 use crate::{variants, with_variant, GameVisitor};
 
 /// The depth `bench` searches when none is given.
-pub const BENCH_DEPTH: u32 = 4;
+pub const BENCH_DEPTH: u32 = 8;
 
 /// The built-in `bench` positions of a variant besides its start position
 /// (position strings; the first entry of the list is always `startpos`).

@@ -147,7 +147,7 @@ impl Game for Toy {
         a as i32
     }
     fn evaluate(&self, _: Seat) -> i32 {
-        if self.pile % (self.max_take as u32 + 1) == 0 {
+        if self.pile.checked_rem(self.max_take as u32 + 1) == Some(0) {
             -100
         } else {
             100
