@@ -14,7 +14,9 @@
 //! ply count actions, so a 2-action turn costs 2 plies. Iterative deepening
 //! (1, 2, … up to `depth` or 128) drives a fail-soft negamax alpha-beta with
 //! principal variation search (null windows after the first action, re-search
-//! on a fail high inside the window), mate-distance pruning, a conservative
+//! on a fail high inside the window), aspiration windows at the root from
+//! depth 4 (±30, doubled on each fail, full width past 600), mate-distance
+//! pruning, a conservative
 //! late move reduction (quiet actions from the 4th on, depth ≥ 3, by one
 //! action) and a quiescence search (stand pat on the static evaluation, then
 //! [`Game::is_tactical`] actions only, at most 8 plies). There is no null move

@@ -548,8 +548,41 @@ impl<'a, G: Game> Worker<'a, G> {
     /// line's scores and PVs are updated. Returns false if stopped (the
     /// scores of actions searched completely stay valid).
     pub fn root_iteration(&mut self, depth: i32, line: usize) -> bool {
-        let mut alpha = -INF;
-        let beta = INF;
+        let prev = self.root_moves[line].score;
+        if depth < 4 || prev <= -INF || prev.abs() >= MATE_BOUND {
+            return self.root_window(depth, line, -INF, INF);
+        }
+        // Aspiration: a window around the previous score, widened on a fail.
+        let mut delta = 30;
+        let (mut alpha, mut beta) = (prev - delta, prev + delta);
+        loop {
+            if !self.root_window(depth, line, alpha, beta) {
+                return false;
+            }
+            let s = self.root_moves[line].score;
+            delta *= 2;
+            if s <= alpha {
+                alpha = if delta > 600 {
+                    -INF
+                } else {
+                    (s - delta).max(-INF)
+                };
+            } else if s >= beta {
+                beta = if delta > 600 {
+                    INF
+                } else {
+                    (s + delta).min(INF)
+                };
+            } else {
+                return true;
+            }
+        }
+    }
+
+    /// One pass over the root actions from `line` on with the window
+    /// `(alpha, beta)`; stops at the first fail high.
+    fn root_window(&mut self, depth: i32, line: usize, mut alpha: i32, beta: i32) -> bool {
+        let (alpha0, beta0) = (alpha, beta);
         for rm in &mut self.root_moves[line..] {
             rm.prev_score = rm.score;
             rm.score = -INF;
@@ -580,12 +613,16 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             completed_any = true;
             if i == line || s > alpha {
-                alpha = s;
+                // A first action failing low is an upper bound: keep the window.
+                alpha = alpha.max(s);
                 self.update_pv(0, a);
                 let rm = &mut self.root_moves[i];
                 rm.score = s;
                 rm.pv.clear();
                 rm.pv.extend_from_slice(&self.pv[..self.pv_len[0]]);
+                if s >= beta {
+                    break;
+                }
             }
         }
         if !completed_any {
@@ -598,7 +635,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.root_moves[line..].sort_by_key(|x| std::cmp::Reverse(x.score));
         if line == 0 {
             let rm = &self.root_moves[0];
-            if !self.stopped {
+            if !self.stopped && rm.score > alpha0 && rm.score < beta0 {
                 self.tt.store(
                     self.pos.key() ^ self.root.salt,
                     score_to_tt(rm.score, 0),

@@ -269,7 +269,13 @@ mod tests {
         assert_eq!((hit.score, hit.idx), (30, Some(3)));
         assert!(tt.hashfull() <= 1000);
         for k in 0..200_000u64 {
-            tt.store(tetrarch_core::zobrist::splitmix64(k), 1, None, 1, BOUND_EXACT);
+            tt.store(
+                tetrarch_core::zobrist::splitmix64(k),
+                1,
+                None,
+                1,
+                BOUND_EXACT,
+            );
         }
         assert!(tt.hashfull() > 900, "{}", tt.hashfull());
         tt.new_search();
