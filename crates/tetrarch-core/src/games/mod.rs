@@ -1,2 +1,3 @@
 //! The games. Each lives in its own module with the same shape.
+pub mod chess4;
 pub mod fourchess;

@@ -46,7 +46,7 @@ fn seat_terms(p: &FourChess, seat: usize) -> [i32; 4] {
     let mut adv = 0;
     let mut centre = 0;
     for ty in 0..COUNT {
-        for s in p.by_type[ty] & p.by_seat[seat] {
+        for s in p.men.by_type[ty] & p.men.by_seat[seat] {
             material += VALUE[ty];
             match ty {
                 PAWN => adv += advance(seat, s),

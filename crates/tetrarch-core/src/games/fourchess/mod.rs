@@ -10,7 +10,9 @@
 //! - `eval`: the static evaluation;
 //! - `tests`: perft and worked examples.
 
-pub mod board;
+pub use super::chess4::board;
+pub use super::chess4::piece;
+pub use super::chess4::{enemies_mask, partner};
 mod eval;
 #[cfg(test)]
 mod naive;
@@ -22,46 +24,12 @@ mod tests;
 
 use arrayvec::ArrayVec;
 
-use crate::bitboard::Bb256;
 use crate::game::{Game, OptionKind, OptionSpec, Outcome, PositionError, Seat, TokenError};
-use board::{Sq, CELLS};
+use board::Sq;
 pub use moves::Move;
 
-/// Piece types. A reversed pawn is its own type so that the board, the hash
-/// and the position string all carry the pawn's direction.
-pub mod piece {
-    /// Pawn moving in its owner's forward direction (`P`).
-    pub const PAWN: usize = 0;
-    /// Pawn moving backwards (`p`, §5.3.1).
-    pub const RPAWN: usize = 1;
-    /// Knight.
-    pub const KNIGHT: usize = 2;
-    /// Bishop.
-    pub const BISHOP: usize = 3;
-    /// Rook.
-    pub const ROOK: usize = 4;
-    /// Queen.
-    pub const QUEEN: usize = 5;
-    /// King.
-    pub const KING: usize = 6;
-    /// Number of piece types.
-    pub const COUNT: usize = 7;
-}
-use piece::*;
-
-/// The seat whose men a mailbox code belongs to (code = 1 + 8·seat + type).
-#[inline(always)]
-const fn code(seat: usize, ty: usize) -> u8 {
-    (1 + 8 * seat + ty) as u8
-}
-#[inline(always)]
-const fn code_seat(c: u8) -> usize {
-    ((c - 1) >> 3) as usize
-}
-#[inline(always)]
-const fn code_type(c: u8) -> usize {
-    ((c - 1) & 7) as usize
-}
+use super::chess4::keys;
+use super::chess4::men::{code, Men};
 
 /// Start layout (`FC_Layout`, §5.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,16 +67,8 @@ pub const MAX_ACTIONS: usize = 1024;
 /// A Four-handed Chess position.
 #[derive(Clone, Debug)]
 pub struct FourChess {
-    /// Men of each type, every colour.
-    by_type: [Bb256; piece::COUNT],
-    /// Men of each seat.
-    by_seat: [Bb256; 4],
-    /// Every man.
-    occ: Bb256,
-    /// Mailbox: 0 empty, else [`code`].
-    board: [u8; CELLS],
-    /// King square of each seat.
-    kings: [u8; 4],
+    /// The men.
+    men: Men,
     /// The seat to move.
     side: u8,
     /// Inert seats (bit per seat, §5.2).
@@ -126,26 +86,14 @@ pub struct FourChess {
     rules: Options,
 }
 
-/// Zobrist keys: men by seat, type and cell; side to move; inert seats.
-mod keys {
-    use super::CELLS;
-    pub static PIECE: [u64; 4 * 7 * CELLS] = crate::zobrist::keys(0x4C43_4845_5353);
-    pub static SIDE: [u64; 4] = crate::zobrist::keys(0x5349_4445);
-    pub static INERT: [u64; 4] = crate::zobrist::keys(0x494E_4552_54);
-    #[inline(always)]
-    pub fn piece(seat: usize, ty: usize, sq: usize) -> u64 {
-        PIECE[(seat * 7 + ty) * CELLS + sq]
-    }
-}
+/// Zobrist keys of the inert seats (the men and the side are shared with
+/// `teamchess`).
+static INERT_KEYS: [u64; 4] = crate::zobrist::keys(0x494E_4552_54);
 
 impl FourChess {
     fn empty(rules: Options) -> Self {
         FourChess {
-            by_type: [Bb256::EMPTY; piece::COUNT],
-            by_seat: [Bb256::EMPTY; 4],
-            occ: Bb256::EMPTY,
-            board: [0; CELLS],
-            kings: [0; 4],
+            men: Men::default(),
             side: 0,
             inert: 0,
             checks: 0,
@@ -158,14 +106,8 @@ impl FourChess {
 
     #[inline(always)]
     fn put(&mut self, seat: usize, ty: usize, s: Sq) {
-        self.by_type[ty].set(s);
-        self.by_seat[seat].set(s);
-        self.occ.set(s);
-        self.board[s] = code(seat, ty);
+        self.men.put(code(seat, ty), s);
         self.key ^= keys::piece(seat, ty, s);
-        if ty == KING {
-            self.kings[seat] = s as u8;
-        }
     }
 
     /// The seat to move.
@@ -180,21 +122,8 @@ impl FourChess {
 
     /// The man on a cell as (seat, type), if any.
     pub fn piece_at(&self, s: Sq) -> Option<(usize, usize)> {
-        let c = self.board[s];
-        (c != 0).then(|| (code_seat(c), code_type(c)))
+        self.men.piece_at(s)
     }
-}
-
-/// The partner of a seat.
-#[inline(always)]
-pub const fn partner(s: usize) -> usize {
-    (s + 2) & 3
-}
-
-/// Both enemies of a seat as a bit mask.
-#[inline(always)]
-pub const fn enemies_mask(s: usize) -> u8 {
-    (1 << ((s + 1) & 3)) | (1 << ((s + 3) & 3))
 }
 
 impl Game for FourChess {
@@ -329,7 +258,7 @@ impl Game for FourChess {
     }
 
     fn is_tactical(&self, m: Move) -> bool {
-        !m.is_pass() && (self.board[m.to()] != 0 || m.is_promotion())
+        !m.is_pass() && (self.men.board[m.to()] != 0 || m.is_promotion())
     }
 
     fn order_hint(&self, m: Move) -> i32 {

@@ -8,7 +8,8 @@
 use super::board::*;
 use super::keys;
 use super::piece::*;
-use super::{code, code_seat, code_type, enemies_mask, partner, FourChess};
+use super::{enemies_mask, partner, FourChess};
+use crate::games::chess4::men::{code, code_seat, code_type};
 use crate::bitboard::Bb256;
 
 /// A move: `from` (bits 0–7), `to` (8–15), promotion flag (16). `Move(0)` is
@@ -110,74 +111,13 @@ impl FourChess {
     /// Men of live enemies of `s` under the inert set `inert`.
     #[inline(always)]
     pub(super) fn live_enemy_men(&self, s: usize, inert: u8) -> Bb256 {
-        let e = enemies_mask(s) & !inert;
-        let mut b = Bb256::EMPTY;
-        if e & 1 != 0 {
-            b |= self.by_seat[0];
-        }
-        if e & 2 != 0 {
-            b |= self.by_seat[1];
-        }
-        if e & 4 != 0 {
-            b |= self.by_seat[2];
-        }
-        if e & 8 != 0 {
-            b |= self.by_seat[3];
-        }
-        b
-    }
-
-    /// Pawns currently moving in direction `d` (N E S W): forward pawns of
-    /// seat `d`, reversed pawns of the seat opposite.
-    #[inline(always)]
-    pub(super) fn pawns_moving(&self, d: usize) -> Bb256 {
-        (self.by_type[PAWN] & self.by_seat[d]) | (self.by_type[RPAWN] & self.by_seat[opposite(d)])
-    }
-
-    /// Whether `s` is attacked by a man in `att` with occupancy `occ` (§3.2).
-    #[inline]
-    pub(super) fn attacked(&self, s: Sq, att: Bb256, occ: Bb256) -> bool {
-        if (KNIGHT_STEPS[s] & att & self.by_type[KNIGHT]).any() || (KING_STEPS[s] & att & self.by_type[KING]).any() {
-            return true;
-        }
-        if (KING_STEPS[s] & att & (self.by_type[PAWN] | self.by_type[RPAWN])).any() {
-            for d in 0..4 {
-                if (PAWN_CAPS[opposite(d)][s] & att & self.pawns_moving(d)).any() {
-                    return true;
-                }
-            }
-        }
-        let q = self.by_type[QUEEN];
-        let rq = (self.by_type[ROOK] | q) & att;
-        let bq = (self.by_type[BISHOP] | q) & att;
-        if (QUEEN_LINES[s] & (rq | bq)).is_empty() {
-            return false;
-        }
-        for d in 0..4 {
-            if (RAYS[d][s] & rq).any() {
-                if let Some(b) = first_blocker(d, s, occ) {
-                    if rq.has(b) {
-                        return true;
-                    }
-                }
-            }
-        }
-        for d in 4..8 {
-            if (RAYS[d][s] & bq).any() {
-                if let Some(b) = first_blocker(d, s, occ) {
-                    if bq.has(b) {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
+        self.men.men_of(enemies_mask(s) & !inert)
     }
 
     /// Whether seat `s`'s King is attacked by a live enemy under `inert`.
     #[inline]
     pub(super) fn in_check(&self, s: usize, inert: u8) -> bool {
-        self.attacked(self.kings[s] as Sq, self.live_enemy_men(s, inert), self.occ)
+        self.men.attacked(self.men.kings[s] as Sq, self.live_enemy_men(s, inert), self.men.occ)
     }
 
     #[inline(always)]
@@ -188,12 +128,12 @@ impl FourChess {
             return true;
         }
         let tb = Bb256::from_cell(to);
-        let occ = (self.occ & !Bb256::from_cell(from)) | tb;
+        let occ = (self.men.occ & !Bb256::from_cell(from)) | tb;
         let att = c.attackers & !tb;
-        if need_self && self.attacked(if king { to } else { c.ksq }, att, occ) {
+        if need_self && self.men.attacked(if king { to } else { c.ksq }, att, occ) {
             return false;
         }
-        !(need_partner && self.attacked(c.pk, att, occ))
+        !(need_partner && self.men.attacked(c.pk, att, occ))
     }
 
     /// Calls `f` with every legal move of seat `s` under the inert set
@@ -208,8 +148,8 @@ impl FourChess {
         f: &mut impl FnMut(Move) -> bool,
     ) -> bool {
         let p = partner(s);
-        let ksq = self.kings[s] as Sq;
-        let pk = self.kings[p] as Sq;
+        let ksq = self.men.kings[s] as Sq;
+        let pk = self.men.kings[p] as Sq;
         let guard_partner = inert >> p & 1 == 0 && !partner_check;
         let attackers = self.live_enemy_men(s, inert);
         let c = Ctx {
@@ -221,9 +161,9 @@ impl FourChess {
             own_lines: QUEEN_LINES[ksq],
             partner_lines: if guard_partner { QUEEN_LINES[pk] } else { Bb256::EMPTY },
         };
-        let own = self.by_seat[s];
-        let empty = EXISTS & !self.occ;
-        let capturable = attackers & !self.by_type[KING];
+        let own = self.men.by_seat[s];
+        let empty = EXISTS & !self.men.occ;
+        let capturable = attackers & !self.men.by_type[KING];
         let targets = empty | capturable;
         let promo_zone = super::moves::BACK[(s + 1) & 3] | super::moves::BACK[(s + 3) & 3];
 
@@ -236,7 +176,7 @@ impl FourChess {
         }
 
         // Pawns, by the direction they move in (§5.3).
-        for (pawns, d) in [(own & self.by_type[PAWN], s), (own & self.by_type[RPAWN], opposite(s))] {
+        for (pawns, d) in [(own & self.men.by_type[PAWN], s), (own & self.men.by_type[RPAWN], opposite(s))] {
             if pawns.is_empty() {
                 continue;
             }
@@ -246,8 +186,8 @@ impl FourChess {
                 let from = (to as i32 - sh) as Sq;
                 emit!(from, to, false, promo_zone.has(to));
             }
-            let mut leapable = self.by_type[PAWN] | self.by_type[RPAWN];
-            leapable &= if self.rules.leap_own_pawns { self.by_seat[p] | own } else { self.by_seat[p] };
+            let mut leapable = self.men.by_type[PAWN] | self.men.by_type[RPAWN];
+            leapable &= if self.rules.leap_own_pawns { self.men.by_seat[p] | own } else { self.men.by_seat[p] };
             let leaps = (pawns.shift(sh) & leapable).shift(sh) & empty;
             for to in leaps {
                 let from = (to as i32 - 2 * sh) as Sq;
@@ -259,18 +199,18 @@ impl FourChess {
                 }
             }
         }
-        for from in own & self.by_type[KNIGHT] {
+        for from in own & self.men.by_type[KNIGHT] {
             for to in KNIGHT_STEPS[from] & targets {
                 emit!(from, to, false, false);
             }
         }
-        for from in own & (self.by_type[BISHOP] | self.by_type[QUEEN]) {
-            for to in bishop_attacks(from, self.occ) & targets {
+        for from in own & (self.men.by_type[BISHOP] | self.men.by_type[QUEEN]) {
+            for to in bishop_attacks(from, self.men.occ) & targets {
                 emit!(from, to, false, false);
             }
         }
-        for from in own & (self.by_type[ROOK] | self.by_type[QUEEN]) {
-            for to in rook_attacks(from, self.occ) & targets {
+        for from in own & (self.men.by_type[ROOK] | self.men.by_type[QUEEN]) {
+            for to in rook_attacks(from, self.men.occ) & targets {
                 emit!(from, to, false, false);
             }
         }
@@ -314,27 +254,6 @@ impl FourChess {
         }
     }
 
-    #[inline(always)]
-    fn raw_put(&mut self, c: u8, s: Sq) {
-        let (seat, ty) = (code_seat(c), code_type(c));
-        self.by_type[ty].set(s);
-        self.by_seat[seat].set(s);
-        self.occ.set(s);
-        self.board[s] = c;
-        if ty == KING {
-            self.kings[seat] = s as u8;
-        }
-    }
-
-    #[inline(always)]
-    fn raw_remove(&mut self, c: u8, s: Sq) {
-        let (seat, ty) = (code_seat(c), code_type(c));
-        self.by_type[ty].clear(s);
-        self.by_seat[seat].clear(s);
-        self.occ.clear(s);
-        self.board[s] = 0;
-    }
-
     /// Plays a legal move or the pass, then updates the statuses (§5.6).
     pub(super) fn make_move(&mut self, m: Move) -> Undo {
         let s = self.side as usize;
@@ -361,19 +280,19 @@ impl FourChess {
             return undo;
         }
         let (from, to) = (m.from(), m.to());
-        let c = self.board[from];
+        let c = self.men.board[from];
         let ty = code_type(c);
         undo.moved = c;
-        let cap = self.board[to];
+        let cap = self.men.board[to];
         if cap != 0 {
             undo.captured = cap;
-            self.raw_remove(cap, to);
+            self.men.remove(cap, to);
             self.key ^= keys::piece(code_seat(cap), code_type(cap), to);
         }
-        self.raw_remove(c, from);
+        self.men.remove(c, from);
         self.key ^= keys::piece(s, ty, from);
         let nty = if ty <= RPAWN { Self::arrival(s, ty, to) } else { ty };
-        self.raw_put(code(s, nty), to);
+        self.men.put(code(s, nty), to);
         self.key ^= keys::piece(s, nty, to);
         self.halfmove = if ty <= RPAWN || cap != 0 { 0 } else { self.halfmove + 1 };
         self.update_status(s, from, to);
@@ -395,26 +314,20 @@ impl FourChess {
             return;
         }
         let (from, to) = (m.from(), m.to());
-        let now = self.board[to];
-        self.raw_remove(now, to);
-        self.raw_put(u.moved, from);
+        let now = self.men.board[to];
+        self.men.remove(now, to);
+        self.men.put(u.moved, from);
         if u.captured != 0 {
-            self.raw_put(u.captured, to);
+            self.men.put(u.captured, to);
         }
     }
 
     /// The key from scratch.
     pub(super) fn compute_key(&self) -> u64 {
-        let mut k = keys::SIDE[self.side as usize];
-        for s in EXISTS {
-            let c = self.board[s];
-            if c != 0 {
-                k ^= keys::piece(code_seat(c), code_type(c), s);
-            }
-        }
+        let mut k = keys::SIDE[self.side as usize] ^ self.men.key();
         for seat in 0..4 {
             if self.inert >> seat & 1 != 0 {
-                k ^= keys::INERT[seat];
+                k ^= super::INERT_KEYS[seat];
             }
         }
         k

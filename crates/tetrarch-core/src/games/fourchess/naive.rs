@@ -70,7 +70,7 @@ impl Naive {
         let (seat, ty) = self.men[&at];
         let mut out = vec![];
         let (x, y) = at;
-        let mut walk = |dirs: &[Xy], slide: bool, out: &mut Vec<Xy>| {
+        let walk = |dirs: &[Xy], slide: bool, out: &mut Vec<Xy>| {
             for &(dx, dy) in dirs {
                 let (mut cx, mut cy) = (x + dx, y + dy);
                 while exists_xy(cx, cy) {

@@ -13,7 +13,7 @@ pub const START_A: &str = "yRyNyByQyKyByNyR/yPyPyPyPyPyPyPyP/8/bRbP10rPrR/bNbP10
 pub const START_B: &str = "yRyNyByKyQyByNyR/yPyPyPyPyPyPyPyP/8/bRbP10rPrR/bNbP10rPrN/bBbP10rPrB/bKbP10rPrQ/bQbP10rPrK/bBbP10rPrB/bNbP10rPrN/bRbP10rPrR/8/wPwPwPwPwPwPwPwP/wRwNwBwQwKwBwNwR w - 0 1";
 
 const COLOURS: [char; 4] = ['w', 'b', 'y', 'r'];
-const PIECES: [char; 7] = ['P', 'p', 'N', 'B', 'R', 'Q', 'K'];
+const PIECES: [char; 7] = LETTERS;
 
 fn err(msg: impl Into<String>) -> PositionError {
     PositionError::new(msg)

@@ -1,7 +1,6 @@
 //! Mate, release and the end of the game (§5.6–5.8).
 
 use super::board::{Sq, KING_ZONE};
-use super::keys;
 use super::moves::Move;
 use super::piece::*;
 use super::{partner, FourChess, MAX_ACTIONS};
@@ -24,7 +23,7 @@ impl FourChess {
                 if s == partner(mover) && !was {
                     continue;
                 }
-                let zone = &KING_ZONE[self.kings[s] as Sq];
+                let zone = &KING_ZONE[self.men.kings[s] as Sq];
                 if zone.has(from) || zone.has(to) {
                     checks &= !(1 << s);
                     if self.in_check(s, 0) {
@@ -54,7 +53,7 @@ impl FourChess {
                 let mated = self.in_check(s, self.inert) && !self.has_legal_move(s, self.inert);
                 if mated != (self.inert >> s & 1 != 0) {
                     self.inert ^= 1 << s;
-                    self.key ^= keys::INERT[s];
+                    self.key ^= super::INERT_KEYS[s];
                     flipped |= 1 << s;
                     changed = true;
                 }
@@ -78,12 +77,12 @@ impl FourChess {
 
     /// §5.8 rule 2: no Queen, no Rook, at most one minor piece per team.
     fn material_draw(&self) -> bool {
-        if (self.by_type[QUEEN] | self.by_type[ROOK]).any() {
+        if (self.men.by_type[QUEEN] | self.men.by_type[ROOK]).any() {
             return false;
         }
-        let minors = self.by_type[KNIGHT] | self.by_type[BISHOP];
-        (minors & (self.by_seat[0] | self.by_seat[2])).count() <= 1
-            && (minors & (self.by_seat[1] | self.by_seat[3])).count() <= 1
+        let minors = self.men.by_type[KNIGHT] | self.men.by_type[BISHOP];
+        (minors & (self.men.by_seat[0] | self.men.by_seat[2])).count() <= 1
+            && (minors & (self.men.by_seat[1] | self.men.by_seat[3])).count() <= 1
     }
 
     /// §5.8 rules 1, 2 and 4: the ends that need no move generation.

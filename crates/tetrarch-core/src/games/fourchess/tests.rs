@@ -273,7 +273,6 @@ mod properties {
     use super::super::board::{file, rank};
     use super::super::naive::Naive;
     use super::*;
-    use crate::game::ActionList;
     use proptest::prelude::*;
 
     const STARTS: [&str; 4] = [
