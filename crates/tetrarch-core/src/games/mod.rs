@@ -1,3 +1,4 @@
 //! The games. Each lives in its own module with the same shape.
 pub mod chess4;
 pub mod fourchess;
+pub mod quattuor;

@@ -1,0 +1,173 @@
+//! Static evaluation of Quattuor Reges. All weights are here.
+//!
+//! Terms (the side asked minus the other side):
+//! - `material`: piece values ([`VALUE`], ordered by the capture table: the
+//!   winning pieces and the King, whose loss freezes its suit, weigh most);
+//!   a frozen piece (its King captured) counts [`FROZEN_PERCENT`] %;
+//! - `advance`: Queens, Kings and Aces gain per rank towards the goal rank;
+//! - `reach`: a Q/K/A that can reach the goal rank in one action: a near
+//!   win for the side to move (if its suit may still act), a threat the
+//!   opponent must answer otherwise;
+//! - `king`: a King that an enemy Ace or Jack can capture in one action.
+
+use super::board::*;
+use super::moves::Action;
+use super::value::*;
+use super::{side_of_piece, suit_of, value_of, Quattuor, CAPTURES, NONE, RANGE};
+use crate::bitboard::Bb256;
+
+/// Piece values by value index (7 8 9 T J Q K A).
+pub const VALUE: [i32; 8] = [150, 250, 200, 200, 300, 450, 700, 600];
+/// A frozen piece counts this share of its value.
+pub const FROZEN_PERCENT: i32 = 40;
+/// A winning piece that the side to move can bring to the goal rank now.
+pub const REACH_NOW: i32 = 3000;
+/// A winning piece threatening to reach the goal rank next turn.
+pub const REACH_THREAT: i32 = 350;
+/// An own King that the opponent can capture in one action.
+pub const KING_HANGING: i32 = 250;
+
+/// Per-rank advance bonus of a Q, K or A by ranks advanced (0..14).
+const ADVANCE: [i32; 15] = [0, 2, 4, 6, 8, 10, 14, 18, 24, 32, 44, 60, 80, 100, 0];
+
+fn advanced(side: usize, s: Sq) -> usize {
+    if side == 0 {
+        rank(s)
+    } else {
+        14 - rank(s)
+    }
+}
+
+/// Capture targets of an attacker of value `a` among the pieces of `enemy`.
+fn targets(p: &Quattuor, enemy: usize, a: usize) -> Bb256 {
+    let mut t = Bb256::EMPTY;
+    for q in enemy * 16..enemy * 16 + 16 {
+        let s = p.sq_of[q];
+        if s != NONE && CAPTURES[a] >> value_of(q) & 1 != 0 {
+            t.set(s as Sq);
+        }
+    }
+    t
+}
+
+/// Whether the piece may act at the start of its side's next turn, as far
+/// as freezing goes.
+fn mobile(p: &Quattuor, pc: usize) -> bool {
+    value_of(pc) == ACE || p.captured >> (suit_of(pc) * 8 + KING) & 1 == 0
+}
+
+/// Per-side terms: (material, advance, reach, king).
+fn side_terms(p: &Quattuor, side: usize) -> [i32; 4] {
+    let (mut material, mut advance, mut reach_t, mut king) = (0, 0, 0, 0);
+    let empty = EXISTS & !p.occupied();
+    let to_move = p.side as usize == side;
+    let mut threats = 0u32;
+    for pc in side * 16..side * 16 + 16 {
+        let s = p.sq_of[pc];
+        if s == NONE {
+            continue;
+        }
+        let s = s as Sq;
+        let v = value_of(pc);
+        let mob = mobile(p, pc);
+        material += if mob { VALUE[v] } else { VALUE[v] * FROZEN_PERCENT / 100 };
+        if v >= QUEEN {
+            advance += ADVANCE[advanced(side, s)];
+            if mob && advanced(side, s) >= 12 {
+                let (e, c) = reach(s, RANGE[v], empty, targets(p, 1 - side, v));
+                if ((e | c) & GOAL[side]).any() {
+                    let may_now = to_move && p.moved >> suit_of(pc) & 1 == 0;
+                    if may_now {
+                        reach_t = reach_t.max(REACH_NOW);
+                    } else {
+                        threats |= 1 << suit_of(pc);
+                    }
+                }
+            }
+        }
+        if v == KING {
+            // Enemy Aces and Jacks (with their King) that can take it.
+            for a in [ACE, JACK] {
+                for es in [2 * (1 - side), 2 * (1 - side) + 1] {
+                    let q = es * 8 + a;
+                    let qs = p.sq_of[q];
+                    if qs != NONE && mobile(p, q) {
+                        let (_, c) = reach(qs as Sq, RANGE[a], empty, Bb256::from_cell(s));
+                        if c.any() {
+                            king -= KING_HANGING;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if reach_t == 0 {
+        reach_t = REACH_THREAT * threats.count_ones() as i32 * threats.count_ones() as i32;
+    }
+    [material, advance, reach_t, king]
+}
+
+/// The named terms for `seat` (its side minus the other).
+pub fn terms(p: &Quattuor, seat: usize) -> Vec<(&'static str, i32)> {
+    let a = side_terms(p, seat);
+    let b = side_terms(p, 1 - seat);
+    vec![("material", a[0] - b[0]), ("advance", a[1] - b[1]), ("reach", a[2] - b[2]), ("king", a[3] - b[3])]
+}
+
+/// The evaluation for `seat`, in centipawn-like units.
+pub fn evaluate(p: &Quattuor, seat: usize) -> i32 {
+    let a = side_terms(p, seat);
+    let b = side_terms(p, 1 - seat);
+    a.iter().sum::<i32>() - b.iter().sum::<i32>()
+}
+
+/// Whether the action lands on an enemy Base or (7 to Jack) the goal rank.
+fn lands_special(p: &Quattuor, a: Action) -> bool {
+    let s = p.side as usize;
+    let v = p.piece_at(a.from()).map_or(0, value_of);
+    !a.retreat() && (BASES_BB[1 - s].has(a.to()) || (v <= JACK && GOAL[s].has(a.to())))
+}
+
+/// Captures, rescues and reaching the goal rank with a winning piece.
+pub fn is_tactical(p: &Quattuor, a: Action) -> bool {
+    if a.is_pass() {
+        return false;
+    }
+    if p.board[a.to()] != 0 || a.has_rescue() {
+        return true;
+    }
+    let s = p.side as usize;
+    p.piece_at(a.from()).is_some_and(|pc| value_of(pc) >= QUEEN && GOAL[s].has(a.to()) && side_of_piece(pc) == s)
+}
+
+/// Move ordering: winning reaches, then captures by victim value (cheap
+/// attacker first), rescues, quiet moves, `0000` last.
+pub fn order_hint(p: &Quattuor, a: Action) -> i32 {
+    if a.is_pass() {
+        return -1000;
+    }
+    let Some(mover) = p.piece_at(a.from()) else {
+        return 0;
+    };
+    let s = p.side as usize;
+    let v = value_of(mover);
+    let mut h = 0;
+    if v >= QUEEN && GOAL[s].has(a.to()) && !a.retreat() {
+        return 1_000_000;
+    }
+    if let Some(victim) = p.piece_at(a.to()) {
+        h += 16 * VALUE[value_of(victim)] - VALUE[v] / 10;
+        if a.retreat() {
+            h += VALUE[v];
+        }
+    }
+    if lands_special(p, a) {
+        h -= VALUE[v];
+        for b in 0..2 {
+            if let Some(r) = a.rescue(b) {
+                h += 8 * VALUE[value_of(r)];
+            }
+        }
+    }
+    h
+}
