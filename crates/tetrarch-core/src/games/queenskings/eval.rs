@@ -1,0 +1,148 @@
+//! Static evaluation of Queens & Kings. All weights are here.
+//!
+//! Terms, per colour, then summed for the asked seat's side minus the rest
+//! (in free-for-all the seat against all the others together):
+//! - `material`: men, Kings and Queens at [`MAN`], [`KING`], [`QUEEN`];
+//!   pieces of a colour that is out (teams, or free-for-all with `keep`)
+//!   count [`OUT_FRACTION`] of that and nothing else;
+//! - `advance`: each man's progress towards its Queen edge;
+//! - `centre`: men and Kings close to the centre (the King square and the
+//!   middle of the board);
+//! - `queen_edge`: men one, two or three rows from their Queen edge with an
+//!   empty square ahead;
+//! - `mobility`: empty squares next to the colour's pieces in directions
+//!   they can move.
+
+use super::board::*;
+use super::moves::{Move, MoveKind};
+use super::{Mode, QueensKings};
+use crate::bitboard::Bb192;
+
+/// Value of a man.
+pub const MAN: i32 = 100;
+/// Value of a King.
+pub const KING: i32 = 230;
+/// Value of a Queen.
+pub const QUEEN: i32 = 420;
+/// Share of material kept by the pieces of a colour that is out (numerator
+/// over 4).
+pub const OUT_FRACTION: i32 = 2;
+/// Per rank a man has advanced.
+pub const ADVANCE: i32 = 3;
+/// Per unit of closeness to the centre (men and Kings).
+pub const CENTRE: i32 = 2;
+/// A man 1, 2 or 3 rows from its Queen edge with a free square ahead.
+pub const QUEEN_EDGE: [i32; 4] = [0, 40, 20, 8];
+/// Per empty square a piece can step to.
+pub const MOBILITY: i32 = 2;
+/// Number of terms.
+const TERMS: usize = 5;
+const NAMES: [&str; TERMS] = ["material", "advance", "centre", "queen_edge", "mobility"];
+
+/// Rows a man of `colour` on `s` still has to go to its Queen edge.
+fn to_go(colour: usize, s: Sq, n: usize) -> usize {
+    let (f, r) = (file(s), rank(s));
+    match colour {
+        S => n - 1 - r,
+        W => n - 1 - f,
+        N => r,
+        _ => f,
+    }
+}
+
+fn colour_terms(p: &QueensKings, c: usize) -> [i32; TERMS] {
+    let st = &p.st;
+    let g = p.geo;
+    let own = st.by_colour[c];
+    let men = own & st.by_type[0];
+    let kings = own & st.by_type[1];
+    let queens = own & st.by_type[2];
+    let material = men.count() as i32 * MAN + kings.count() as i32 * KING + queens.count() as i32 * QUEEN;
+    if st.in_game >> c & 1 == 0 {
+        return [material * OUT_FRACTION / 4, 0, 0, 0, 0];
+    }
+    let n = g.n;
+    let half = (n / 2) as i32;
+    let (cf, cr) = (file(g.centre) as i32, rank(g.centre) as i32);
+    let empty = g.valid & !st.occ;
+    let mut advance = 0;
+    let mut centre = 0;
+    let mut qedge = 0;
+    for s in men {
+        let go = to_go(c, s, n);
+        advance += (n - 1 - go) as i32;
+        if go <= 3 {
+            let ahead = FORWARD[c].iter().any(|&d| {
+                let t = g.next[d][s];
+                t != NONE && empty.has(t as Sq)
+            });
+            if ahead {
+                qedge += QUEEN_EDGE[go];
+            }
+        }
+    }
+    for s in men | kings {
+        let d = (file(s) as i32 - cf).abs().max((rank(s) as i32 - cr).abs());
+        centre += half - d;
+    }
+    let mut mobility = 0;
+    for d in FORWARD[c] {
+        mobility += (men.shift(SHIFT[d]) & empty).count() as i32;
+    }
+    let kq: Bb192 = kings | queens;
+    for d in 0..4 {
+        mobility += (kq.shift(SHIFT[d]) & empty).count() as i32;
+    }
+    [material, advance * ADVANCE, centre * CENTRE, qedge, mobility * MOBILITY]
+}
+
+fn same_side(p: &QueensKings, seat_colour: usize, c: usize) -> bool {
+    match p.rules.mode {
+        Mode::Teams => seat_colour & 1 == c & 1,
+        _ => seat_colour == c,
+    }
+}
+
+fn totals(p: &QueensKings, seat: usize) -> [i32; TERMS] {
+    let me = p.colour_of(seat);
+    let mut t = [0; TERMS];
+    for c in 0..4 {
+        if p.rules.colours() >> c & 1 == 0 {
+            continue;
+        }
+        let ct = colour_terms(p, c);
+        let sign = if same_side(p, me, c) { 1 } else { -1 };
+        for i in 0..TERMS {
+            t[i] += sign * ct[i];
+        }
+    }
+    t
+}
+
+/// The named terms for `seat`.
+pub fn terms(p: &QueensKings, seat: usize) -> Vec<(&'static str, i32)> {
+    NAMES.iter().copied().zip(totals(p, seat)).collect()
+}
+
+/// The evaluation for `seat`'s side, in centipawns (a man is 100).
+pub fn evaluate(p: &QueensKings, seat: usize) -> i32 {
+    totals(p, seat).iter().sum()
+}
+
+/// Move ordering: captures by number of pieces taken, then crowning moves.
+pub fn order_hint(p: &QueensKings, m: Move) -> i32 {
+    if m.is_empty() {
+        return 0;
+    }
+    let mut h = 0;
+    if m.kind() == MoveKind::Capture {
+        h += 1000 * (m.len() as i32 - 1);
+    }
+    let c = p.st.to_move as usize;
+    if p.st.by_type[0].has(m.from()) {
+        if let Some(t) = p.geo.crown_at(c, m.to()) {
+            h += if t == super::QUEEN { 600 } else { 300 };
+        }
+    }
+    h
+}
