@@ -129,7 +129,7 @@ pub fn parse_piece(t: &str) -> Option<Piece> {
 /// enemy Bases and the goal rank) from board-wide maxima of the number of
 /// cells and goal-rank cells within a range, and checks the result is below
 /// this constant.
-pub const MAX_ACTIONS: usize = 4096;
+pub const MAX_ACTIONS: usize = 4864;
 
 /// A captured-piece marker in [`Quattuor::sq_of`].
 pub(crate) const NONE: u8 = 0xFF;

@@ -328,6 +328,9 @@ pub fn parse_action(p: &Quattuor, t: &str) -> Result<Action, TokenError> {
     let (ta, tb) = (&t[..l1], &t[l1..l1 + l2]);
     let from = parse_square(ta).ok_or_else(|| malformed(format!("`{ta}` is not a square")))?;
     let to = parse_square(tb).ok_or_else(|| malformed(format!("`{tb}` is not a square")))?;
+    if from == to {
+        return Err(illegal(format!("{ta}{tb}: a 0-step move is not an action")));
+    }
     let mut i = l1 + l2;
     let mut retreat = false;
     if let Some(l3) = square_len(b, i) {
