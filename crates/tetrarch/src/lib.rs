@@ -116,6 +116,8 @@ macro_rules! games {
 
 games! {
     FourChess: tetrarch_core::games::fourchess::FourChess,
+    Quattuor: tetrarch_core::games::quattuor::Quattuor,
+    QueensKings: tetrarch_core::games::queenskings::QueensKings,
     #[cfg(test)]
     Toy: crate::toy::Toy,
 }
@@ -256,16 +258,14 @@ impl Engine {
             "bench" => {
                 self.stop_job();
                 match args {
-                    [] => Ok(tools::BENCH_DEPTH),
+                    [] => Ok(None),
                     ["depth", n] => match n.parse::<u32>() {
-                        Ok(d) if d >= 1 => Ok(d),
+                        Ok(d) if d >= 1 => Ok(Some(d)),
                         _ => Err(format!("bench: bad depth {}", quote(n))),
                     },
                     [w, ..] => Err(format!("bench: unexpected {}", quote(w))),
                 }
-                .map(|d| {
-                    tools::bench(d, &self.out);
-                })
+                .and_then(|d| tools::bench(d, None, &self.out).map(|_| ()))
             }
             "d" | "moves" | "eval" if !args.is_empty() => Err(format!("{cmd}: unexpected {}", quote(args[0]))),
             "d" => {
@@ -369,6 +369,45 @@ impl Engine {
             None => Err(format!("setoption: unknown option {} for variant {}", quote(&name), ops.variant())),
         }
     }
+}
+
+/// Runs the lines of `input` through a fresh engine writing to a buffer and
+/// returns the output; for fuzz targets and tests. Lines that would only cost
+/// time or memory (`bench`, `go perft` deeper than 3, `Hash` above 64 MiB,
+/// `go` without a depth or node limit) are skipped, and every search is
+/// joined before the next line, so the result is a function of the input
+/// (but for the times and speeds in `info` lines).
+pub fn run_script(input: &str) -> Vec<String> {
+    let (out, cap) = Out::buffer();
+    let mut e = Engine::new(out);
+    for line in input.split('\n') {
+        let words: Vec<&str> = line.split([' ', '\t']).filter(|w| !w.is_empty()).collect();
+        let expensive = match words.as_slice() {
+            ["bench", ..] => true,
+            ["go", "perft", n, ..] => n.parse::<u32>().is_ok_and(|n| n > 3),
+            ["go", rest @ ..] => {
+                !rest.first().is_some_and(|w| *w == "setup" || *w == "perft")
+                    && !rest.windows(2).any(|w| {
+                        (w[0] == "depth" && w[1].parse::<u32>().is_ok_and(|d| d <= 3))
+                            || (w[0] == "nodes" && w[1].parse::<u64>().is_ok_and(|n| n <= 10_000))
+                    })
+            }
+            ["setoption", ..] => {
+                words.iter().any(|w| w.eq_ignore_ascii_case("hash"))
+                    && words.iter().any(|w| w.parse::<u64>().is_ok_and(|n| n > 64))
+            }
+            _ => false,
+        };
+        if expensive {
+            continue;
+        }
+        if e.handle_line(line) == Control::Quit {
+            break;
+        }
+        e.wait();
+    }
+    e.stop_job();
+    cap.take_lines()
 }
 
 impl Drop for Engine {

@@ -5,7 +5,7 @@ use std::io::BufRead;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use tetrarch::tools::{self, PerftArgs, BENCH_DEPTH};
+use tetrarch::tools::{self, PerftArgs};
 use tetrarch::{Control, Engine, Out};
 
 /// Tetrarch: an engine for unusual board games. Without a sub-command it
@@ -44,9 +44,12 @@ enum Command {
     /// Searches the built-in positions of every game to a fixed depth with one
     /// thread; the last line is `<nodes> nodes <nps> nps`.
     Bench {
-        /// Search depth in actions.
-        #[arg(long, default_value_t = BENCH_DEPTH)]
-        depth: u32,
+        /// Search depth in actions (default: a depth per variant).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Only this variant.
+        #[arg(long)]
+        variant: Option<String>,
     },
 }
 
@@ -87,13 +90,18 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Bench { depth }) => {
-            if depth == 0 {
+        Some(Command::Bench { depth, variant }) => {
+            if depth == Some(0) {
                 eprintln!("error: --depth must be at least 1");
                 return ExitCode::from(2);
             }
-            tools::bench(depth, &out);
-            ExitCode::SUCCESS
+            match tools::bench(depth, variant.as_deref(), &out) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
         }
     }
 }

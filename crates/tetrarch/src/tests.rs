@@ -342,6 +342,17 @@ fn searchmoves_are_checked() {
     assert!(is_error(&l) && l.contains("turn 2") && l.contains("`7`"), "{l}");
 }
 
+#[test]
+fn run_script_is_deterministic() {
+    let s = "uci\nposition startpos moves e2e3\ngo depth 2\ngo perft 2\nd\nbench\ngo infinite\nquit\nd";
+    let strip = |v: Vec<String>| -> Vec<String> { v.into_iter().filter(|l| !l.starts_with("info depth")).collect() };
+    let a = strip(crate::run_script(s));
+    assert_eq!(a, strip(crate::run_script(s)));
+    assert!(a.iter().any(|l| l == "Nodes searched: 144"), "{a:?}");
+    assert_eq!(a.iter().filter(|l| l.starts_with("bestmove")).count(), 1, "{a:?}");
+    assert!(a.last().unwrap().starts_with("Legal turns: "), "{a:?}");
+}
+
 const WORDS: &[&str] = &[
     "uci", "isready", "position", "startpos", "fen", "moves", "go", "depth", "1", "2", "3", "0", "-1", "x", "stop",
     "ponderhit", "setoption", "name", "value", "Hash", "Threads", "UCI_Variant", "toy", "fourchess", "Toy_MaxTake",

@@ -12,8 +12,15 @@ use crate::out::{quote, Out};
 use crate::session::{bench_search, bestmove_line};
 use crate::{variants, with_variant, GameVisitor};
 
-/// The depth `bench` searches when none is given.
-pub const BENCH_DEPTH: u32 = 8;
+/// The depth `bench` searches a variant to when no depth is given: about a
+/// quarter of a second per variant in a release build.
+pub fn bench_depth(variant: &str) -> u32 {
+    match variant {
+        "quattuor" => 4,
+        v if v.starts_with("queenskings") => 8,
+        _ => 8,
+    }
+}
 
 /// The built-in `bench` positions of a variant besides its start position
 /// (position strings; the first entry of the list is always `startpos`).
@@ -124,7 +131,7 @@ pub fn perft_cli(args: &PerftArgs, out: &Out) -> Result<(), String> {
 }
 
 struct BenchVisitor<'a> {
-    depth: u32,
+    depth: Option<u32>,
     out: &'a Out,
     nodes: &'a mut u64,
     time: &'a mut Duration,
@@ -135,6 +142,7 @@ impl GameVisitor for BenchVisitor<'_> {
     type Output = ();
 
     fn visit<G: Game>(self, variant: &'static str) {
+        let depth = self.depth.unwrap_or_else(|| bench_depth(variant));
         let opts = G::default_options(variant);
         let mut searcher = Searcher::<G>::new(16);
         let list = std::iter::once("startpos").chain(bench_positions(variant).iter().copied());
@@ -152,7 +160,7 @@ impl GameVisitor for BenchVisitor<'_> {
                     }
                 }
             };
-            match bench_search(&mut searcher, &pos, self.depth) {
+            match bench_search(&mut searcher, &pos, depth) {
                 Ok((r, el)) => {
                     *self.nodes += r.nodes;
                     *self.time += el;
@@ -174,18 +182,21 @@ impl GameVisitor for BenchVisitor<'_> {
     }
 }
 
-/// Searches every built-in position of every variant to `depth` (one thread,
-/// a fresh 16 MiB table per position) and prints a line per position, then
+/// Searches every built-in position of every variant (or of `only`) to
+/// `depth` (default: [`bench_depth`] of each variant), one thread, a freshly
+/// cleared 16 MiB table per position; prints a line per position, then
 /// `<nodes> nodes <nps> nps`. Returns the node count.
-pub fn bench(depth: u32, out: &Out) -> u64 {
-    let (mut nodes, mut time, mut count) = (0u64, Duration::ZERO, 0usize);
-    for v in variants() {
-        with_variant(
-            v,
-            BenchVisitor { depth, out, nodes: &mut nodes, time: &mut time, count: &mut count },
-        );
+pub fn bench(depth: Option<u32>, only: Option<&str>, out: &Out) -> Result<u64, String> {
+    if let Some(v) = only {
+        if !variants().contains(&v) {
+            return Err(format!("unknown variant {} (known: {})", quote(v), variants().join(", ")));
+        }
     }
-    out.line(format!("Positions: {count}, depth {depth}, total time: {} ms", time.as_millis()));
+    let (mut nodes, mut time, mut count) = (0u64, Duration::ZERO, 0usize);
+    for v in variants().into_iter().filter(|v| only.is_none() || only == Some(*v)) {
+        with_variant(v, BenchVisitor { depth, out, nodes: &mut nodes, time: &mut time, count: &mut count });
+    }
+    out.line(format!("Positions: {count}, total time: {} ms", time.as_millis()));
     out.line(format!("{nodes} nodes {} nps", per_second(nodes, time)));
-    nodes
+    Ok(nodes)
 }

@@ -459,3 +459,22 @@ fn bench_command() {
     let v = e.until(|l| l.ends_with(" nps"));
     assert!(v.last().unwrap().contains(" nodes "), "{v:?}");
 }
+
+#[test]
+fn repetition_ends_the_game_and_later_turns_are_illegal() {
+    let mut e = Engine::start();
+    let round = "e1f3 a5c6 e14f12 n5l6 f3e1 c6a5 f12e14 l6n5";
+    assert!(e.ask(&format!("position startpos moves {round} {round}")).is_empty());
+    assert_eq!(e.one("query gameover"), "response true");
+    assert_eq!(e.one("query result"), "response draw repetition");
+    e.send("go depth 3");
+    assert_eq!(e.until(|l| l.starts_with("bestmove")).last().unwrap(), "bestmove (none)");
+    let before = e.ask("d");
+    let l = e.one(&format!("position startpos moves {round} {round} e1f3"));
+    assert!(is_error(&l) && l.contains("turn 17") && l.contains("`e1f3`") && l.contains("repetition"), "{l}");
+    assert_eq!(e.ask("d"), before);
+    // Without the rule the game goes on.
+    e.ask("setoption name FC_RepetitionDraw value false");
+    assert_eq!(e.one("query gameover"), "response false");
+    assert!(e.ask(&format!("position startpos moves {round} {round} e1f3")).is_empty());
+}
