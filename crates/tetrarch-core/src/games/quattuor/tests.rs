@@ -510,3 +510,168 @@ fn capacity_bound() {
     assert!(worst <= MAX_ACTIONS as u64, "bound {worst}");
     eprintln!("action bound {worst} (D {d:?}, G {g:?})");
 }
+
+// ---- properties on positions reached by random play ---------------------------
+
+mod properties {
+    use super::super::naive::Naive;
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Starts: the default set-up, rescue-rich examples, a crowded middle game
+    /// built by random set-ups pushed into the neutral zone.
+    fn start(i: usize, seed: u64) -> Quattuor {
+        match i {
+            0 => Quattuor::startpos(&Options),
+            1..=9 => pos(E[i - 1]),
+            10 => pos("16sK/16/17/16/17/16/17/16/17/16/4d82dA9/5dK10/17/16/hK16 r h d7d9dTdJdQh7h8h9hThJhQhAc7c8c9cTcJcQcKcAs7s8s9sTsJsQsA f4 3"),
+            _ => {
+                let r = setup::random_setup(0, seed);
+                let b = setup::random_setup(1, seed);
+                Quattuor::from_setup(&[&r, &b], &Options).unwrap()
+            }
+        }
+    }
+
+    fn fast(p: &Quattuor) -> Vec<(String, String)> {
+        let mut l = <Quattuor as Game>::Actions::default();
+        p.legal_actions(&mut l);
+        let mut v: Vec<(String, String)> = l
+            .iter()
+            .map(|&a| {
+                let mut q = p.clone();
+                let t = action_string(&q, a);
+                q.make(a);
+                (t, q.position_string())
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+
+        /// Along a random game: the fast generator and make equal the simple
+        /// implementation (tokens and resulting positions), make/unmake
+        /// restores position and key, the incremental key equals the key
+        /// from scratch, every token parses back to its action, and
+        /// print(parse(s)) == s.
+        #[test]
+        fn random_games(st in 0usize..14, seed in any::<u64>(), picks in proptest::collection::vec(any::<u32>(), 1..60)) {
+            let mut p = start(st, seed);
+            for pick in picks {
+                let s = p.position_string();
+                let q = Quattuor::from_position_string(&s, &Options).unwrap();
+                prop_assert_eq!(q.position_string(), s.clone());
+                prop_assert_eq!(q.key(), p.key());
+                prop_assert_eq!(p.key(), p.key_from_scratch());
+                let expect = Naive::from(&p).actions();
+                let got = fast(&p);
+                prop_assert_eq!(&got, &expect, "{}", s);
+                if got.is_empty() {
+                    prop_assert!(p.outcome().is_some());
+                    break;
+                }
+                let mut l = <Quattuor as Game>::Actions::default();
+                p.legal_actions(&mut l);
+                for &a in l.iter() {
+                    let tok = action_string(&p, a);
+                    prop_assert_eq!(p.parse_action(&tok), Ok(a), "{}", tok);
+                    let before = p.clone();
+                    let u = p.make(a);
+                    prop_assert_eq!(p.key(), p.key_from_scratch(), "{} after {}", s, tok);
+                    p.unmake(a, u);
+                    prop_assert_eq!(p.position_string(), before.position_string());
+                    prop_assert_eq!(p.key(), before.key());
+                    prop_assert_eq!(p.board, before.board);
+                    prop_assert_eq!(p.sq_of, before.sq_of);
+                    prop_assert_eq!(p.by_side, before.by_side);
+                    prop_assert_eq!(p.result, before.result);
+                }
+                // Prefer actions with effects now and then, so rescues and
+                // the end of the game come up.
+                let tactical: Vec<Action> = l.iter().copied().filter(|&a| p.is_tactical(a)).collect();
+                let a = if pick % 3 == 0 && !tactical.is_empty() {
+                    tactical[(pick / 3) as usize % tactical.len()]
+                } else {
+                    l[pick as usize % l.len()]
+                };
+                p.make(a);
+            }
+        }
+    }
+
+    /// Seeded random games against the simple implementation reach every
+    /// special rule: retreats, both rescue kinds, locks, frozen suits, both
+    /// ends of the game.
+    #[test]
+    fn random_play_reaches_special_rules() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut seen = std::collections::BTreeMap::<&str, u32>::new();
+        for game in 0..120u64 {
+            let mut p = start(1 + (game % 13) as usize, game);
+            for _ in 0..60 {
+                let mut l = <Quattuor as Game>::Actions::default();
+                p.legal_actions(&mut l);
+                if l.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let tactical: Vec<Action> = l.iter().copied().filter(|&a| p.is_tactical(a)).collect();
+                let a = if seed % 2 == 0 && !tactical.is_empty() {
+                    tactical[(seed >> 8) as usize % tactical.len()]
+                } else {
+                    l[(seed >> 8) as usize % l.len()]
+                };
+                if game % 4 == 0 {
+                    assert_eq!(fast(&p), Naive::from(&p).actions(), "{}", p.position_string());
+                }
+                if a.retreat() {
+                    *seen.entry("retreat").or_default() += 1;
+                }
+                if a.rescue(0).is_some() && a.rescue(1).is_some() {
+                    *seen.entry("two rescues").or_default() += 1;
+                } else if a.has_rescue() {
+                    *seen.entry("one rescue").or_default() += 1;
+                }
+                if p.locked != 0 {
+                    *seen.entry("locked").or_default() += 1;
+                }
+                if (0..4).any(|su| p.captured >> (su * 8 + value::KING) & 1 != 0 && p.captured >> (su * 8) & 0xFF != 0xFF) {
+                    *seen.entry("frozen").or_default() += 1;
+                }
+                if !p.at_turn_start() {
+                    *seen.entry("mid-turn").or_default() += 1;
+                }
+                p.make(a);
+                if let Some(o) = p.outcome() {
+                    *seen.entry(o.reason).or_default() += 1;
+                }
+            }
+        }
+        for k in ["retreat", "two rescues", "one rescue", "locked", "frozen", "mid-turn", "annihilation", "reach"] {
+            assert!(seen.get(k).copied().unwrap_or(0) > 0, "{k}: {seen:?}");
+        }
+        eprintln!("{seen:?}");
+    }
+}
+
+/// Speed of action-level perft from the start (a benchmark, not a check):
+/// `cargo test --release -p tetrarch-core quattuor_speed -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn quattuor_speed() {
+    let mut p = Quattuor::startpos(&Options);
+    let t = std::time::Instant::now();
+    let n = perft_actions(&mut p, 3);
+    let dt = t.elapsed().as_secs_f64();
+    assert_eq!(n, 21_396_895);
+    eprintln!("perft actions 3: {n} in {dt:.3}s = {:.1} M actions/s", n as f64 / dt / 1e6);
+    let t = std::time::Instant::now();
+    let n = perft(&mut p, 2);
+    let dt = t.elapsed().as_secs_f64();
+    eprintln!("perft turns 2: {n} in {dt:.3}s = {:.1} M turns/s", n as f64 / dt / 1e6);
+}
