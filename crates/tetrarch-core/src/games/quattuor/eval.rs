@@ -128,13 +128,22 @@ fn lands_special(p: &Quattuor, a: Action) -> bool {
     !a.retreat() && (BASES_BB[1 - s].has(a.to()) || (v <= JACK && GOAL[s].has(a.to())))
 }
 
-/// Captures, rescues and reaching the goal rank with a winning piece.
+/// Captures, reaching the goal rank with a winning piece, and rescues that
+/// matter most: a landing can have hundreds of rescue variants (§11 E7), so
+/// only rescues of a King or an Ace (one rescue, or both of two) count, which keeps quiescence narrow.
 pub fn is_tactical(p: &Quattuor, a: Action) -> bool {
     if a.is_pass() {
         return false;
     }
-    if p.board[a.to()] != 0 || a.has_rescue() {
+    if p.board[a.to()] != 0 {
         return true;
+    }
+    if a.has_rescue() {
+        return match (a.rescue(0), a.rescue(1)) {
+            (Some(x), Some(y)) => value_of(x) >= KING && value_of(y) >= KING,
+            (Some(x), None) | (None, Some(x)) => value_of(x) >= KING,
+            _ => false,
+        };
     }
     let s = p.side as usize;
     p.piece_at(a.from()).is_some_and(|pc| value_of(pc) >= QUEEN && GOAL[s].has(a.to()) && side_of_piece(pc) == s)

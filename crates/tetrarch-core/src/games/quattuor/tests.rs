@@ -533,6 +533,11 @@ mod properties {
         }
     }
 
+    /// Captures and rescues: actions with effects, to steer random games.
+    fn effect(p: &Quattuor, a: Action) -> bool {
+        !a.is_pass() && (p.piece_at(a.to()).is_some() || a.has_rescue())
+    }
+
     fn fast(p: &Quattuor) -> Vec<(String, String)> {
         let mut l = <Quattuor as Game>::Actions::default();
         p.legal_actions(&mut l);
@@ -591,7 +596,7 @@ mod properties {
                 }
                 // Prefer actions with effects now and then, so rescues and
                 // the end of the game come up.
-                let tactical: Vec<Action> = l.iter().copied().filter(|&a| p.is_tactical(a)).collect();
+                let tactical: Vec<Action> = l.iter().copied().filter(|&a| effect(&p, a)).collect();
                 let a = if pick % 3 == 0 && !tactical.is_empty() {
                     tactical[(pick / 3) as usize % tactical.len()]
                 } else {
@@ -620,7 +625,7 @@ mod properties {
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
-                let tactical: Vec<Action> = l.iter().copied().filter(|&a| p.is_tactical(a)).collect();
+                let tactical: Vec<Action> = l.iter().copied().filter(|&a| effect(&p, a)).collect();
                 let a = if seed % 2 == 0 && !tactical.is_empty() {
                     tactical[(seed >> 8) as usize % tactical.len()]
                 } else {
@@ -674,4 +679,25 @@ fn quattuor_speed() {
     let n = perft(&mut p, 2);
     let dt = t.elapsed().as_secs_f64();
     eprintln!("perft turns 2: {n} in {dt:.3}s = {:.1} M turns/s", n as f64 / dt / 1e6);
+}
+
+#[test]
+fn search_hooks() {
+    let p = pos(E[6]);
+    let mut l = <Quattuor as Game>::Actions::default();
+    p.legal_actions(&mut l);
+    let tactical = l.iter().filter(|&&a| p.is_tactical(a)).count();
+    assert!(tactical > 0 && tactical < 100, "{tactical}");
+    let p = pos(E[4]);
+    let win = p.parse_action("b2c1").unwrap();
+    let quiet = p.parse_action("b2c3").unwrap();
+    assert!(p.is_tactical(win) && !p.is_tactical(quiet));
+    assert!(p.order_hint(win) > p.order_hint(quiet));
+    assert!(p.order_hint(quiet) > p.order_hint(Action::PASS));
+    // Black (to move, with an Ace one step from the goal) stands better.
+    assert!(p.evaluate(1) > 0 && p.evaluate(0) < 0);
+    assert_eq!(p.evaluate(1), -p.evaluate(0));
+    let s = Quattuor::startpos(&Options);
+    assert_eq!(s.evaluate(0), 0);
+    assert_eq!(s.eval_terms(0).len(), 4);
 }
