@@ -3,10 +3,12 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use tetrarch_core::fuzzing::position_string;
+use tetrarch_core::games::teamchess::TeamChess;
 use tetrarch_core::games::fourchess::FourChess;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(s) = std::str::from_utf8(data) {
         position_string::<FourChess>(s);
+        position_string::<TeamChess>(s);
     }
 });

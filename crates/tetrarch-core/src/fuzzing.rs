@@ -57,6 +57,18 @@ pub fn turn_token<G: Game>(data: &str) {
     }
 }
 
+/// Feeds a PGN4 text to the `teamchess` reader: what reads writes back and
+/// reads again to the same turns.
+pub fn pgn4(data: &str) {
+    use crate::games::teamchess::{pgn4, Options};
+    if let Ok(rec) = pgn4::read(data, &Options::default()) {
+        let names = Default::default();
+        let text = pgn4::write(&rec.start, &rec.turns, &names).expect("turns that were read write back");
+        let again = pgn4::read(&text, &Options::default()).expect("written PGN4 reads back");
+        assert_eq!(again.turns, rec.turns);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,6 +91,19 @@ mod tests {
             let i = i % chars.len();
             chars[i] = c;
             position_string::<FourChess>(&chars.into_iter().collect::<String>());
+        }
+
+        #[test]
+        fn teamchess_fen4_mutations(i in 0usize..400, c in proptest::char::any()) {
+            let mut chars: Vec<char> = crate::games::teamchess::START_FEN4.chars().collect();
+            let i = i % chars.len();
+            chars[i] = c;
+            position_string::<crate::games::teamchess::TeamChess>(&chars.into_iter().collect::<String>());
+        }
+
+        #[test]
+        fn pgn4_texts(s in "(\\[[A-Za-z]{1,8} \"[^\"]{0,8}\"\\]\n){0,2}([0-9]{1,2}\\. )?([a-n][0-9]{1,2}[-x][a-n][0-9]{1,2}( \\.\\. )?){0,4}") {
+            pgn4(&s);
         }
 
         #[test]

@@ -242,6 +242,11 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn propose_setup(_opts: &Self::Options, _seat: Seat, _seed: u64) -> Option<String> {
         None
     }
+    /// Other notations of the position that `d` prints after `Position:`
+    /// (`teamchess`: `FEN4`), as (label, text).
+    fn alt_notations(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
     /// A text picture of the board for `d`.
     fn render(&self) -> String;
 
@@ -300,6 +305,15 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn end_turn_action(&self) -> Option<Self::Action> {
         None
     }
+    /// The turn written in a protocol dialect that an option selects (the
+    /// 4pchess style `h2-h4` of `teamchess`), or `None` for the canonical
+    /// token.
+    fn dialect_turn(&self, _opts: &Self::Options, _actions: &[Self::Action]) -> Option<String> {
+        None
+    }
+    /// Seat letters of a clock dialect (`go rtime … btime … ytime … gtime …`
+    /// in `teamchess`), if the game has one.
+    const CLOCK_LETTERS: Option<[&'static str; 4]> = None;
     /// Whether the action is the empty `0000` action.
     fn is_pass(&self, a: Self::Action) -> bool;
 

@@ -3,3 +3,4 @@ pub mod chess4;
 pub mod fourchess;
 pub mod queenskings;
 pub mod quattuor;
+pub mod teamchess;

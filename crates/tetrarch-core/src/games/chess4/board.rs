@@ -187,6 +187,34 @@ pub static PAWN_CAPS: [[Bb256; CELLS]; 4] = {
     t
 };
 
+/// The back line of each seat (§1.4).
+pub static BACK: [Bb256; 4] = {
+    let mut t = [Bb256::EMPTY; 4];
+    let mut i = 3;
+    while i <= 10 {
+        t[0] = t[0].with(sq(i, 0));
+        t[1] = t[1].with(sq(0, i));
+        t[2] = t[2].with(sq(i, 13));
+        t[3] = t[3].with(sq(13, i));
+        i += 1;
+    }
+    t
+};
+
+/// The pawn line of each seat (§1.4).
+pub static PAWN_LINE: [Bb256; 4] = {
+    let mut t = [Bb256::EMPTY; 4];
+    let mut i = 3;
+    while i <= 10 {
+        t[0] = t[0].with(sq(i, 1));
+        t[1] = t[1].with(sq(1, i));
+        t[2] = t[2].with(sq(i, 12));
+        t[3] = t[3].with(sq(12, i));
+        i += 1;
+    }
+    t
+};
+
 /// Positive directions (towards higher indices) use the lowest blocker.
 #[inline(always)]
 const fn positive(d: usize) -> bool {

@@ -165,3 +165,29 @@ impl Men {
         k
     }
 }
+
+/// A picture of the board, rank 14 at the top, men as colour letter and
+/// piece letter (`colours` by seat).
+pub fn render(men: &Men, colours: [char; 4]) -> String {
+    let mut out = String::new();
+    for y in (0..14).rev() {
+        out += &format!("{:>3} ", y + 1);
+        for x in 0..14 {
+            let s = sq(x, y);
+            if !exists(s) {
+                out += "   ";
+            } else if let Some((seat, ty)) = men.piece_at(s) {
+                out += &format!(" {}{}", colours[seat], LETTERS[ty]);
+            } else {
+                out += "  .";
+            }
+        }
+        out.push('\n');
+    }
+    out += "    ";
+    for x in 0..14 {
+        out += &format!("  {}", (b'a' + x as u8) as char);
+    }
+    out.push('\n');
+    out
+}

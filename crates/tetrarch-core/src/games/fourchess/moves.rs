@@ -68,34 +68,6 @@ pub struct Undo {
     key: u64,
 }
 
-/// The back line of each seat (§1.4).
-pub(super) static BACK: [Bb256; 4] = {
-    let mut t = [Bb256::EMPTY; 4];
-    let mut i = 3;
-    while i <= 10 {
-        t[0] = t[0].with(sq(i, 0));
-        t[1] = t[1].with(sq(0, i));
-        t[2] = t[2].with(sq(i, 13));
-        t[3] = t[3].with(sq(13, i));
-        i += 1;
-    }
-    t
-};
-
-/// The pawn line of each seat (§1.4).
-pub(super) static PAWN_LINE: [Bb256; 4] = {
-    let mut t = [Bb256::EMPTY; 4];
-    let mut i = 3;
-    while i <= 10 {
-        t[0] = t[0].with(sq(i, 1));
-        t[1] = t[1].with(sq(1, i));
-        t[2] = t[2].with(sq(i, 12));
-        t[3] = t[3].with(sq(12, i));
-        i += 1;
-    }
-    t
-};
-
 /// What a legality test needs to know about the mover.
 struct Ctx {
     ksq: Sq,
@@ -165,7 +137,7 @@ impl FourChess {
         let empty = EXISTS & !self.men.occ;
         let capturable = attackers & !self.men.by_type[KING];
         let targets = empty | capturable;
-        let promo_zone = super::moves::BACK[(s + 1) & 3] | super::moves::BACK[(s + 3) & 3];
+        let promo_zone = BACK[(s + 1) & 3] | BACK[(s + 3) & 3];
 
         macro_rules! emit {
             ($from:expr, $to:expr, $king:expr, $promo:expr) => {

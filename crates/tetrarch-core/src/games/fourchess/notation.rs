@@ -1,7 +1,7 @@
 //! Position strings (§7) and move tokens (§10).
 
 use super::board::*;
-use super::moves::{Move, BACK, PAWN_LINE};
+use super::moves::Move;
 use super::piece::*;
 use super::{partner, FourChess, Options, MAX_ACTIONS};
 use crate::game::{PositionError, TokenError};
@@ -203,27 +203,7 @@ pub fn write_position(p: &FourChess) -> String {
 
 /// A picture of the board, rank 14 at the top.
 pub fn render(p: &FourChess) -> String {
-    let mut out = String::new();
-    for y in (0..14).rev() {
-        out += &format!("{:>3} ", y + 1);
-        for x in 0..14 {
-            let s = sq(x, y);
-            if !exists(s) {
-                out += "   ";
-            } else if let Some((seat, ty)) = p.piece_at(s) {
-                out += &format!(" {}{}", COLOURS[seat], PIECES[ty]);
-            } else {
-                out += "  .";
-            }
-        }
-        out.push('\n');
-    }
-    out += "    ";
-    for x in 0..14 {
-        out += &format!("  {}", (b'a' + x as u8) as char);
-    }
-    out.push('\n');
-    out
+    crate::games::chess4::men::render(&p.men, COLOURS)
 }
 
 /// Writes a move token (§10).

@@ -1,6 +1,7 @@
 //! Perft from the spec's tables and the worked examples of §13.
 
 use super::*;
+use super::piece::*;
 use crate::game::Game;
 use crate::turns::{legal_turns, parse_turn, perft, play_turn};
 

@@ -1,0 +1,240 @@
+//! Four-player chess under chess.com's Teams rules (`teamchess`), exactly as
+//! `shared/spec/fourchess.md` §6–§8 reads them. It shares the cross board,
+//! the men, attack detection and hashing with `fourchess` (`games::chess4`).
+//!
+//! Module shape: `moves` (encoding, generation, make/unmake), `castle`
+//! (castling table), `rules` (end of the game), `notation` (position
+//! strings, FEN4, tokens), `pgn4` (game records), `eval`, `tests`.
+
+mod castle;
+mod eval;
+mod moves;
+mod notation;
+pub mod pgn4;
+mod rules;
+#[cfg(test)]
+mod tests;
+
+use arrayvec::ArrayVec;
+
+use super::chess4::board::CELLS;
+use super::chess4::men::Men;
+use crate::game::{Game, OptionKind, OptionSpec, Outcome, PositionError, Seat, TokenError};
+pub use moves::Move;
+pub use notation::{to_fen4, START, START_FEN4};
+
+/// Rule options (§4) and the protocol dialect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// `FC_NoProgressPlies` (0 = never).
+    pub no_progress_plies: u32,
+    /// `FC_RepetitionDraw`.
+    pub repetition_draw: bool,
+    /// `Notation` = `fen4`: `bestmove` in 4pchess style (`h2-h4`, `=Q`).
+    pub fen4_notation: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { no_progress_plies: 200, repetition_draw: true, fen4_notation: false }
+    }
+}
+
+/// Legal moves never exceed this: at most 16 men, none with more than 52
+/// moves, and promotions multiply only pawn moves (≤ 3 targets × 4 pieces).
+pub const MAX_ACTIONS: usize = 1024;
+
+/// A `teamchess` position.
+#[derive(Clone, Debug)]
+pub struct TeamChess {
+    men: Men,
+    side: u8,
+    /// Castling rights, bit `2·seat + side` (side 0 = King side).
+    castling: u8,
+    /// En-passant entries by colour: the skipped square, or 0 (cell 0 does
+    /// not exist).
+    ep: [u8; 4],
+    halfmove: u32,
+    fullmove: u32,
+    key: u64,
+    rules: Options,
+}
+
+static CASTLE_KEYS: [u64; 8] = crate::zobrist::keys(0x4341_5354_4C45);
+static EP_KEYS: [u64; 4 * CELLS] = crate::zobrist::keys(0x4550_4153_53);
+
+impl TeamChess {
+    /// The man on a cell as (seat, type).
+    pub fn piece_at(&self, s: usize) -> Option<(usize, usize)> {
+        self.men.piece_at(s)
+    }
+
+    pub(super) fn compute_key(&self) -> u64 {
+        let mut k = super::chess4::keys::SIDE[self.side as usize] ^ self.men.key();
+        for bit in 0..8 {
+            if self.castling >> bit & 1 != 0 {
+                k ^= CASTLE_KEYS[bit];
+            }
+        }
+        for c in 0..4 {
+            if self.ep[c] != 0 {
+                k ^= EP_KEYS[c * CELLS + self.ep[c] as usize];
+            }
+        }
+        k
+    }
+}
+
+impl Game for TeamChess {
+    type Action = Move;
+    type Undo = moves::Undo;
+    type Actions = ArrayVec<Move, MAX_ACTIONS>;
+    type Options = Options;
+
+    const ONE_ACTION_PER_TURN: bool = true;
+    const VARIANTS: &'static [&'static str] = &["teamchess"];
+
+    fn default_options(_variant: &str) -> Options {
+        Options::default()
+    }
+
+    fn option_specs(_variant: &str) -> Vec<OptionSpec> {
+        vec![
+            OptionSpec { name: "FC_NoProgressPlies", kind: OptionKind::Spin { default: 200, min: 0, max: 10000 } },
+            OptionSpec { name: "FC_RepetitionDraw", kind: OptionKind::Check(true) },
+            OptionSpec { name: "Notation", kind: OptionKind::Combo(&["tetrarch", "fen4"]) },
+        ]
+    }
+
+    fn set_option(opts: &mut Options, name: &str, value: &str) -> Result<(), PositionError> {
+        match name.to_ascii_lowercase().as_str() {
+            "fc_repetitiondraw" => {
+                opts.repetition_draw = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(PositionError::new(format!("option {name}: `{value}` is not true or false"))),
+                }
+            }
+            "fc_noprogressplies" => {
+                opts.no_progress_plies = value
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|v| *v <= 10000)
+                    .ok_or_else(|| PositionError::new(format!("option FC_NoProgressPlies: `{value}` is not in 0..10000")))?
+            }
+            "notation" => {
+                opts.fen4_notation = match value.to_ascii_lowercase().as_str() {
+                    "tetrarch" => false,
+                    "fen4" => true,
+                    _ => return Err(PositionError::new(format!("option Notation: `{value}` is not tetrarch or fen4"))),
+                }
+            }
+            _ => return Err(PositionError::new(format!("unknown option `{name}`"))),
+        }
+        Ok(())
+    }
+
+    fn apply_options(&mut self, opts: &Options) {
+        self.rules = *opts;
+    }
+
+    fn startpos(opts: &Options) -> Self {
+        Self::from_position_string(START, opts).expect("the start position parses")
+    }
+
+    fn from_position_string(s: &str, opts: &Options) -> Result<Self, PositionError> {
+        notation::parse_any(s, *opts)
+    }
+
+    fn position_string(&self) -> String {
+        notation::write_position(self)
+    }
+
+    fn render(&self) -> String {
+        notation::render(self)
+    }
+
+    fn alt_notations(&self) -> Vec<(&'static str, String)> {
+        vec![("FEN4", to_fen4(self))]
+    }
+
+    fn dialect_turn(&self, opts: &Options, actions: &[Move]) -> Option<String> {
+        (opts.fen4_notation && actions.len() == 1).then(|| notation::fen4_move(actions[0]))
+    }
+
+    const CLOCK_LETTERS: Option<[&'static str; 4]> = Some(["r", "b", "y", "g"]);
+
+    fn seats(&self) -> usize {
+        4
+    }
+
+    fn to_move(&self) -> Seat {
+        self.side as usize
+    }
+
+    fn side_of(&self, seat: Seat) -> usize {
+        seat & 1
+    }
+
+    fn seat_name(&self, seat: Seat) -> &'static str {
+        ["Red", "Blue", "Yellow", "Green"][seat & 3]
+    }
+
+    fn legal_actions(&self, out: &mut Self::Actions) {
+        if self.quick_outcome().is_none() {
+            self.gen_legal(out);
+        }
+    }
+
+    fn make(&mut self, m: Move) -> moves::Undo {
+        self.make_move(m)
+    }
+
+    fn unmake(&mut self, m: Move, u: moves::Undo) {
+        self.unmake_move(m, u)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.game_outcome()
+    }
+
+    fn history_outcome(&self, history: &[u64]) -> Option<Outcome> {
+        self.repetition(history)
+    }
+
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    fn key_from_scratch(&self) -> u64 {
+        self.compute_key()
+    }
+
+    fn write_action(&self, m: Move, out: &mut String) {
+        notation::write_move(m, out)
+    }
+
+    fn parse_action(&self, token: &str) -> Result<Move, TokenError> {
+        notation::parse_move(self, token)
+    }
+
+    fn is_pass(&self, _m: Move) -> bool {
+        false
+    }
+
+    fn is_tactical(&self, m: Move) -> bool {
+        self.men.board[m.to()] != 0 || m.is_ep() || m.promotion().is_some()
+    }
+
+    fn order_hint(&self, m: Move) -> i32 {
+        eval::order_hint(self, m)
+    }
+
+    fn evaluate(&self, seat: Seat) -> i32 {
+        eval::evaluate(self, seat)
+    }
+
+    fn eval_terms(&self, seat: Seat) -> Vec<(&'static str, i32)> {
+        eval::terms(self, seat)
+    }
+}
