@@ -176,7 +176,7 @@ pub struct Quattuor {
 /// turn 1 (which allows one action only).
 pub(crate) mod keys {
     pub static PIECE: [u64; 32 * 256] = crate::zobrist::keys(0x5155_4154_5455_4F52);
-    pub static MISC: [u64; 16] = crate::zobrist::keys(0x5245_4745_53);
+    pub static MISC: [u64; 16] = crate::zobrist::keys(0x0052_4547_4553);
     #[inline(always)]
     pub fn piece(p: usize, s: usize) -> u64 {
         PIECE[p * 256 + s]

@@ -173,7 +173,7 @@ fn e7_two_rescues() {
 
 #[test]
 fn e8_rescue_unfreezes_suit() {
-    let mut p = pos(E[7]);
+    let p = pos(E[7]);
     assert!(!actions_of(&p).iter().any(|a| a.starts_with("e5")));
     let mut p = pos(E[7]);
     let a = p.parse_action("k11k12/dK@f4").unwrap();
