@@ -701,3 +701,11 @@ fn search_hooks() {
     assert_eq!(s.evaluate(0), 0);
     assert_eq!(s.eval_terms(0).len(), 4);
 }
+
+#[test]
+fn render_start() {
+    let r = Quattuor::startpos(&Options).render();
+    assert!(r.lines().count() == 16, "{r}");
+    assert!(r.contains("dK"), "{r}");
+    eprintln!("{r}");
+}
