@@ -83,8 +83,24 @@ fn ms(args: &[&str], i: usize, key: &str) -> Result<u64, String> {
     }
 }
 
-/// Parses the words after `go`.
-pub fn parse_go(args: &[&str]) -> Result<GoCommand, String> {
+/// The seat (0-based) and kind (`time` or `inc`) of a clock word in a game's
+/// clock dialect (`rtime`, `yinc`, … for letters `r b y g`).
+fn letter_clock(key: &str, letters: Option<[&str; 4]>) -> Option<(usize, bool)> {
+    let letters = letters?;
+    letters.iter().enumerate().find_map(|(seat, l)| {
+        let rest = key.strip_prefix(l)?;
+        match rest {
+            "time" => Some((seat, true)),
+            "inc" => Some((seat, false)),
+            _ => None,
+        }
+    })
+}
+
+/// Parses the words after `go`. `letters` are the game's clock letters
+/// ([`tetrarch_core::game::Game::CLOCK_LETTERS`]): `<l>time` and `<l>inc`
+/// then set the clock of the seat with letter `l`.
+pub fn parse_go(args: &[&str], letters: Option<[&str; 4]>) -> Result<GoCommand, String> {
     match args.first().copied() {
         Some("perft") => {
             let depth: u32 = num(args, 0, "perft")?;
@@ -154,7 +170,7 @@ pub fn parse_go(args: &[&str]) -> Result<GoCommand, String> {
             }
             "searchmoves" => {
                 let mut j = i + 1;
-                while j < args.len() && !KEYWORDS.contains(&args[j]) {
+                while j < args.len() && !KEYWORDS.contains(&args[j]) && letter_clock(args[j], letters).is_none() {
                     g.searchmoves.push(args[j].to_string());
                     j += 1;
                 }
@@ -164,7 +180,11 @@ pub fn parse_go(args: &[&str]) -> Result<GoCommand, String> {
                 step = j - i;
             }
             "perft" | "setup" => return Err(format!("go: `{key}` must come right after `go`, alone")),
-            _ => return Err(format!("go: unknown parameter {}", quote(key))),
+            _ => match letter_clock(key, letters) {
+                Some((seat, true)) => g.ptime[seat] = Some(ms(args, i, key)?),
+                Some((seat, false)) => g.pinc[seat] = Some(ms(args, i, key)?),
+                None => return Err(format!("go: unknown parameter {}", quote(key))),
+            },
         }
         i += step;
     }
@@ -176,13 +196,13 @@ mod tests {
     use super::*;
 
     fn search(s: &str) -> GoSearch {
-        match parse_go(&s.split_whitespace().collect::<Vec<_>>()).unwrap() {
+        match parse_go(&s.split_whitespace().collect::<Vec<_>>(), None).unwrap() {
             GoCommand::Search(g) => g,
             other => panic!("{other:?}"),
         }
     }
     fn err(s: &str) -> String {
-        parse_go(&s.split_whitespace().collect::<Vec<_>>()).unwrap_err()
+        parse_go(&s.split_whitespace().collect::<Vec<_>>(), None).unwrap_err()
     }
 
     #[test]
@@ -220,8 +240,25 @@ mod tests {
     }
 
     #[test]
+    fn clock_letters() {
+        let l = Some(["r", "b", "y", "g"]);
+        let p = |s: &str| match parse_go(&s.split_whitespace().collect::<Vec<_>>(), l).unwrap() {
+            GoCommand::Search(g) => g,
+            other => panic!("{other:?}"),
+        };
+        let g = p("rtime 100 btime 200 ytime 300 gtime 400 rinc 1 yinc 3 ginc 4 binc 2");
+        assert_eq!(g.clock_of(0), (Some(100), Some(1)));
+        assert_eq!(g.clock_of(1), (Some(200), Some(2)));
+        assert_eq!(g.clock_of(2), (Some(300), Some(3)));
+        assert_eq!(g.clock_of(3), (Some(400), Some(4)));
+        assert_eq!(p("searchmoves a b gtime 5").searchmoves, vec!["a", "b"]);
+        assert!(parse_go(&["gtime", "5"], None).is_err());
+        assert!(parse_go(&["xtime", "5"], l).is_err());
+    }
+
+    #[test]
     fn perft_and_setup() {
-        let p = |s: &str| parse_go(&s.split_whitespace().collect::<Vec<_>>()).unwrap();
+        let p = |s: &str| parse_go(&s.split_whitespace().collect::<Vec<_>>(), None).unwrap();
         assert_eq!(p("perft 2"), GoCommand::Perft { depth: 2, actions: false });
         assert_eq!(p("perft 3 actions"), GoCommand::Perft { depth: 3, actions: true });
         assert_eq!(p("setup"), GoCommand::Setup { seat: None });

@@ -116,6 +116,7 @@ macro_rules! games {
 
 games! {
     FourChess: tetrarch_core::games::fourchess::FourChess,
+    TeamChess: tetrarch_core::games::teamchess::TeamChess,
     Quattuor: tetrarch_core::games::quattuor::Quattuor,
     QueensKings: tetrarch_core::games::queenskings::QueensKings,
     #[cfg(test)]
@@ -250,10 +251,7 @@ impl Engine {
             }
             "go" => {
                 self.stop_job();
-                match go::parse_go(args) {
-                    Ok(g) => self.session.ops().go(g, &self.settings, &self.out).map(|j| self.job = j),
-                    Err(e) => Err(e),
-                }
+                self.session.ops().go(args, &self.settings, &self.out).map(|j| self.job = j)
             }
             "bench" => {
                 self.stop_job();

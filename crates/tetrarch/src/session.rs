@@ -16,7 +16,7 @@ use tetrarch_core::game::{turn_done, ActionList, Game, OptionSpec, Outcome, Posi
 use tetrarch_core::turns::{divide, legal_turns, line_to_turns, parse_turn, play_turn, turn_string};
 use tetrarch_search::{Clock, Config, Info, Limits, Score, SearchResult, Searcher};
 
-use crate::go::{GoCommand, GoSearch};
+use crate::go::{parse_go, GoCommand, GoSearch};
 use crate::job::{Flags, Job, JobKind};
 use crate::options::{check_value, Settings};
 use crate::out::{quote, Out};
@@ -40,8 +40,9 @@ pub trait SessionOps: Send {
     fn new_game(&mut self);
     /// `position …` (the words after `position`).
     fn position(&mut self, args: &[&str]) -> Result<(), String>;
-    /// `go …`: starts a job, or answers at once (`go setup`).
-    fn go(&mut self, cmd: GoCommand, settings: &Settings, out: &Out) -> Result<Option<Job>, String>;
+    /// `go …` (the words after `go`): starts a job, or answers at once
+    /// (`go setup`).
+    fn go(&mut self, args: &[&str], settings: &Settings, out: &Out) -> Result<Option<Job>, String>;
     /// `d`.
     fn display(&self, out: &Out);
     /// `moves`.
@@ -133,8 +134,38 @@ fn score_text(s: Score) -> String {
     }
 }
 
+/// The token of a turn: the game's dialect when an option selects one
+/// ([`Game::dialect_turn`]), else the canonical token.
+pub(crate) fn turn_token<G: Game>(g: &G, opts: &G::Options, actions: &[G::Action]) -> String {
+    g.dialect_turn(opts, actions).unwrap_or_else(|| turn_string(g, actions))
+}
+
+/// A line of actions from `root` as turn tokens: [`line_to_turns`], each
+/// turn in the game's dialect where one is selected.
+pub(crate) fn line_tokens<G: Game>(root: &G, opts: &G::Options, actions: &[G::Action]) -> Vec<String> {
+    if root.dialect_turn(opts, &actions[..actions.len().min(1)]).is_none() {
+        return line_to_turns(root, actions);
+    }
+    let mut pos = root.clone();
+    let mut snapshot = pos.clone();
+    let mut start = 0;
+    let mut v = Vec::new();
+    for (i, &a) in actions.iter().enumerate() {
+        pos.make(a);
+        if turn_done(&pos) {
+            v.push(turn_token(&snapshot, opts, &actions[start..=i]));
+            start = i + 1;
+            snapshot = pos.clone();
+        }
+    }
+    if start < actions.len() {
+        v.push(turn_token(&snapshot, opts, &actions[start..]));
+    }
+    v
+}
+
 /// The `info` line of one search report.
-pub(crate) fn info_line<G: Game>(root: &G, info: &Info<G::Action>) -> String {
+pub(crate) fn info_line<G: Game>(root: &G, opts: &G::Options, info: &Info<G::Action>) -> String {
     let ms = info.time.as_millis();
     let nps = (info.nodes as u128 * 1_000_000) / info.time.as_micros().max(1);
     let mut s = format!(
@@ -150,7 +181,7 @@ pub(crate) fn info_line<G: Game>(root: &G, info: &Info<G::Action>) -> String {
     );
     if !info.pv.is_empty() {
         s.push_str(" pv");
-        for t in line_to_turns(root, &info.pv) {
+        for t in line_tokens(root, opts, &info.pv) {
             s.push(' ');
             s.push_str(&t);
         }
@@ -160,18 +191,24 @@ pub(crate) fn info_line<G: Game>(root: &G, info: &Info<G::Action>) -> String {
 
 /// The `bestmove` line for a search result on `root` (a legal turn even when
 /// the search returned none: the first legal turn then).
-pub(crate) fn bestmove_line<G: Game>(root: &G, history: &[u64], res: Option<&SearchResult<G::Action>>, out: &Out) -> String {
+pub(crate) fn bestmove_line<G: Game>(
+    root: &G,
+    opts: &G::Options,
+    history: &[u64],
+    res: Option<&SearchResult<G::Action>>,
+    out: &Out,
+) -> String {
     if game_over(root, history) {
         return "bestmove (none)".into();
     }
     let best = res.map(|r| r.best.as_slice()).unwrap_or(&[]);
     if is_legal_turn(root, best) {
-        let tok = turn_string(root, best);
+        let tok = turn_token(root, opts, best);
         let mut after = root.clone();
         play_turn(&mut after, best);
         if let Some(p) = res.and_then(|r| r.ponder.as_ref()) {
             if after.outcome().is_none() && is_legal_turn(&after, p) {
-                return format!("bestmove {tok} ponder {}", turn_string(&after, p));
+                return format!("bestmove {tok} ponder {}", turn_token(&after, opts, p));
             }
         }
         return format!("bestmove {tok}");
@@ -180,7 +217,7 @@ pub(crate) fn bestmove_line<G: Game>(root: &G, history: &[u64], res: Option<&Sea
         out.error("the search returned an illegal turn; playing the first legal turn");
     }
     match legal_turns(root).into_iter().next() {
-        Some((tok, _)) => format!("bestmove {tok}"),
+        Some((_, acts)) => format!("bestmove {}", turn_token(root, opts, &acts)),
         None => "bestmove (none)".into(),
     }
 }
@@ -299,6 +336,7 @@ impl<G: Game> Session<G> {
         };
         let job = SearchJob {
             root: self.pos.clone(),
+            opts: self.opts.clone(),
             history: self.history.clone(),
             limits,
             ponder: g.ponder,
@@ -340,6 +378,7 @@ impl<G: Game> Session<G> {
 /// Everything a search thread owns.
 struct SearchJob<G: Game> {
     root: G,
+    opts: G::Options,
     history: Vec<u64>,
     limits: Limits,
     ponder: bool,
@@ -355,7 +394,7 @@ impl<G: Game> SearchJob<G> {
     /// searcher behind.
     fn search(&self, limits: &Limits, stop: &AtomicBool) -> Option<SearchResult<G::Action>> {
         let mut s = lock(&self.searcher);
-        let mut report = |info: &Info<G::Action>| self.out.line(info_line(&self.root, info));
+        let mut report = |info: &Info<G::Action>| self.out.line(info_line(&self.root, &self.opts, info));
         let r = catch_unwind(AssertUnwindSafe(|| {
             s.search(&self.root, &self.history, limits, &self.config, stop, &mut report)
         }));
@@ -392,7 +431,7 @@ impl<G: Game> SearchJob<G> {
             // UCI: an infinite search answers only after `stop`.
             f.wait_until(|f| f.stopped());
         }
-        let line = bestmove_line(&self.root, &self.history, result.as_ref(), &self.out);
+        let line = bestmove_line(&self.root, &self.opts, &self.history, result.as_ref(), &self.out);
         self.out.line(line);
     }
 }
@@ -444,8 +483,8 @@ impl<G: Game> SessionOps for Session<G> {
         Ok(())
     }
 
-    fn go(&mut self, cmd: GoCommand, settings: &Settings, out: &Out) -> Result<Option<Job>, String> {
-        match cmd {
+    fn go(&mut self, args: &[&str], settings: &Settings, out: &Out) -> Result<Option<Job>, String> {
+        match parse_go(args, G::CLOCK_LETTERS)? {
             GoCommand::Search(g) => self.start_search(g, settings, out).map(Some),
             GoCommand::Perft { depth, actions } => self.start_perft(depth, actions, out).map(Some),
             GoCommand::Setup { seat } => {
@@ -473,6 +512,9 @@ impl<G: Game> SessionOps for Session<G> {
         let mut v: Vec<String> = self.pos.render().lines().map(str::to_owned).collect();
         let seat = self.pos.to_move();
         v.push(format!("Position: {}", self.pos.position_string()));
+        for (label, text) in self.pos.alt_notations() {
+            v.push(format!("{label}: {text}"));
+        }
         v.push(format!("Key: {:016x}", self.pos.key()));
         v.push(format!("To move: p{} ({})", seat + 1, self.pos.seat_name(seat)));
         let n = if self.outcome().is_some() { 0 } else { legal_turns(&self.pos).len() };

@@ -478,3 +478,22 @@ fn repetition_ends_the_game_and_later_turns_are_illegal() {
     assert_eq!(e.one("query gameover"), "response false");
     assert!(e.ask(&format!("position startpos moves {round} {round} e1f3")).is_empty());
 }
+
+#[test]
+fn teamchess_fen4_clock_letters_and_dialect() {
+    let mut e = Engine::start();
+    e.ask("setoption name UCI_Variant value teamchess");
+    let d = e.ask("d");
+    assert!(d.iter().any(|l| l.starts_with("FEN4: R-0,0,0,0-")), "{d:?}");
+    e.send("go perft 2");
+    assert_eq!(e.until(|l| l.starts_with("Nodes searched")).last().unwrap(), "Nodes searched: 395");
+    e.send("go rtime 500 btime 500 ytime 500 gtime 500 rinc 5 ginc 5");
+    let v = e.until(|l| l.starts_with("bestmove"));
+    assert!(!v.last().unwrap().contains("(none)"), "{v:?}");
+    // The 4pchess dialect: accepted on input, printed with Notation=fen4.
+    e.ask("setoption name Notation value fen4");
+    assert!(e.ask("position startpos moves h2-h4").is_empty());
+    e.send("go depth 2");
+    let v = e.until(|l| l.starts_with("bestmove"));
+    assert!(v.last().unwrap().split(' ').nth(1).unwrap().contains('-'), "{v:?}");
+}
