@@ -379,3 +379,18 @@ proptest! {
         prop_assert_eq!(cap.take_lines(), vec!["readyok".to_string()]);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Arbitrary text (any characters, odd whitespace) never panics, and the
+    /// engine answers `isready` afterwards.
+    #[test]
+    fn arbitrary_text_never_panics(lines in prop::collection::vec("(go |position |setoption name |query |d|moves|\\PC){0,6}\\PC{0,30}", 1..6)) {
+        prop_assume!(!lines.iter().any(|l| l.split([' ', '\t']).find(|w| !w.is_empty()) == Some("quit")));
+        let mut script = lines.join("\n");
+        script.push_str("\nisready");
+        let out = crate::run_script(&script);
+        prop_assert_eq!(out.last().map(String::as_str), Some("readyok"));
+    }
+}
