@@ -233,6 +233,22 @@ impl<G: Game> Searcher<G> {
         self.tt = Tt::new(hash_mb);
     }
 
+    /// Resizes (and clears) the table, or reports that the memory cannot be
+    /// had; the searcher then keeps a table of `fallback_mb`.
+    pub fn try_resize(&mut self, hash_mb: usize, fallback_mb: usize) -> Result<(), String> {
+        self.tt = Tt::new(0);
+        match Tt::try_new(hash_mb) {
+            Ok(t) => {
+                self.tt = t;
+                Ok(())
+            }
+            Err(e) => {
+                self.tt = Tt::try_new(fallback_mb).unwrap_or_else(|_| Tt::new(1));
+                Err(e)
+            }
+        }
+    }
+
     /// Clears the table and all learned move-ordering state.
     pub fn clear(&mut self) {
         self.tt.clear();

@@ -85,11 +85,19 @@ fn idx_of(data: u64) -> Option<u16> {
 }
 
 impl Tt {
-    /// A table of (about) `mb` MiB; at least one bucket.
+    /// A table of (about) `mb` MiB; at least one bucket. Panics if the
+    /// memory cannot be had: use [`Tt::try_new`] for sizes a user chose.
     pub fn new(mb: usize) -> Tt {
+        Self::try_new(mb).expect("transposition table allocation")
+    }
+
+    /// A table of (about) `mb` MiB, or an error if the allocator refuses.
+    pub fn try_new(mb: usize) -> Result<Tt, String> {
         let n = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let buckets: Box<[Bucket]> = (0..n).map(|_| Bucket::default()).collect();
-        Tt { buckets, age: 0 }
+        let mut v: Vec<Bucket> = Vec::new();
+        v.try_reserve_exact(n).map_err(|_| format!("cannot allocate a {mb} MiB hash table"))?;
+        v.extend((0..n).map(|_| Bucket::default()));
+        Ok(Tt { buckets: v.into_boxed_slice(), age: 0 })
     }
 
     /// Empties every entry.

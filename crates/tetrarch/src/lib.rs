@@ -348,8 +348,16 @@ impl Engine {
             let n = || v.parse::<i64>().unwrap_or(0);
             match g {
                 Generic::Hash => {
-                    self.settings.hash_mb = n() as usize;
-                    self.session.ops().resize_hash(self.settings.hash_mb);
+                    let mb = n() as usize;
+                    if let Some(avail) = options::available_mib() {
+                        if mb > avail * 3 / 4 {
+                            return Err(format!(
+                                "setoption: Hash {mb} MiB is more than this machine can give (about {avail} MiB available)"
+                            ));
+                        }
+                    }
+                    self.session.ops().resize_hash(mb).map_err(|e| format!("setoption: Hash: {e}"))?;
+                    self.settings.hash_mb = mb;
                 }
                 Generic::Threads => self.settings.threads = n() as usize,
                 Generic::MultiPv => self.settings.multipv = n() as usize,

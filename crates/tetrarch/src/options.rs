@@ -197,3 +197,12 @@ mod tests {
         );
     }
 }
+
+/// Memory the system can still give, in MiB (`MemAvailable` of
+/// `/proc/meminfo`), where the system says.
+pub fn available_mib() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}

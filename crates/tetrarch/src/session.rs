@@ -33,7 +33,7 @@ pub trait SessionOps: Send {
     /// Sets game option number `index` of [`SessionOps::option_specs`].
     fn set_game_option(&mut self, index: usize, value: Option<&str>) -> Result<(), String>;
     /// `setoption name Hash`.
-    fn resize_hash(&mut self, mb: usize);
+    fn resize_hash(&mut self, mb: usize) -> Result<(), String>;
     /// `setoption name Clear Hash`.
     fn clear_hash(&mut self);
     /// `ucinewgame`.
@@ -459,9 +459,11 @@ impl<G: Game> SessionOps for Session<G> {
         Ok(())
     }
 
-    fn resize_hash(&mut self, mb: usize) {
+    fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
+        let old = self.hash_mb;
+        lock(&self.searcher).try_resize(mb, old)?;
         self.hash_mb = mb;
-        lock(&self.searcher).resize(mb);
+        Ok(())
     }
 
     fn clear_hash(&mut self) {

@@ -338,6 +338,8 @@ fn setoption_errors_and_success() {
         "setoption name FC_NoProgressPlies value 10001",
         "setoption name FC_RepetitionDraw value maybe",
         "setoption name Strategy value maxn",
+        // More than the machine has: refused before any allocation.
+        "setoption name Hash value 65536",
     ] {
         let v = e.ask(l);
         assert_eq!(v.len(), 1, "{l}: {v:?}");
