@@ -148,6 +148,10 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Safety margin subtracted from clock-based budgets (`Move Overhead`).
     pub move_overhead: Duration,
+    /// `searchmoves`: the root actions to consider, as indices into the
+    /// root's `legal_actions` list (its order is fixed for a position);
+    /// empty means all.
+    pub root_actions: Vec<usize>,
 }
 
 /// Search settings that persist across searches.
@@ -326,6 +330,7 @@ impl<G: Game> Searcher<G> {
                     .stack_size(16 << 20)
                     .spawn_scoped(s, move || {
                         let mut w = Worker::new(root, history, tt, shared, id, None, None, h);
+                        w.restrict_root(&limits.root_actions);
                         w.helper_loop(max_depth);
                         w.history
                     });
@@ -344,6 +349,7 @@ impl<G: Game> Searcher<G> {
                 limits.nodes,
                 main_hist,
             );
+            w.restrict_root(&limits.root_actions);
             let out = main_loop(&mut w, root, &tc, limits, config, max_depth, info);
             shared.abort.store(true, Relaxed);
             if wait_for_stop && !w.stopped {

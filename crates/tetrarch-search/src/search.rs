@@ -190,6 +190,15 @@ impl<'a, G: Game> Worker<'a, G> {
         self.moves.clear();
     }
 
+    /// Keeps only the root actions whose legal-list index is in `allowed`
+    /// (`searchmoves`); an empty list, or one that matches nothing, keeps all.
+    pub fn restrict_root(&mut self, allowed: &[usize]) {
+        if allowed.is_empty() || !self.root_moves.iter().any(|r| allowed.contains(&(r.idx as usize))) {
+            return;
+        }
+        self.root_moves.retain(|r| allowed.contains(&(r.idx as usize)));
+    }
+
     #[inline]
     fn is_us(&self) -> bool {
         self.pos.side_of(self.pos.to_move()) == self.root.side

@@ -314,17 +314,27 @@ impl<G: Game> Session<G> {
             infinite: g.infinite,
             clock: time.map(|t| Clock { time_ms: t, inc_ms: inc.unwrap_or(0), movestogo: g.movestogo }),
             move_overhead: Duration::from_millis(settings.move_overhead_ms),
+            root_actions: Vec::new(),
         }
     }
 
     fn start_search(&mut self, g: GoSearch, settings: &Settings, out: &Out) -> Result<Job, String> {
-        for (i, tok) in g.searchmoves.iter().enumerate() {
-            parse_turn(&self.pos, tok).map_err(|e| format!("go: searchmoves turn {} {}: {e}", i + 1, quote(tok)))?;
-        }
+        // `searchmoves`: the first action of each turn, as its index in the
+        // root's legal list (a multi-action turn restricts its first action).
+        let mut root_actions = Vec::new();
         if !g.searchmoves.is_empty() {
-            out.line("info string searchmoves checked but not applied: the search API has no root filter yet");
+            let mut legal = G::Actions::default();
+            self.pos.legal_actions(&mut legal);
+            for (i, tok) in g.searchmoves.iter().enumerate() {
+                let acts = parse_turn(&self.pos, tok)
+                    .map_err(|e| format!("go: searchmoves turn {} {}: {e}", i + 1, quote(tok)))?;
+                if let Some(k) = legal.iter().position(|a| Some(a) == acts.first()) {
+                    root_actions.push(k);
+                }
+            }
         }
-        let limits = self.limits(&g, settings);
+        let mut limits = self.limits(&g, settings);
+        limits.root_actions = root_actions;
         let config = Config { multipv: settings.multipv, threads: settings.threads };
         let flags = Arc::new(Flags::default());
         let kind = if g.ponder {

@@ -336,7 +336,7 @@ fn go_setup_without_setup() {
 }
 
 #[test]
-fn searchmoves_are_checked() {
+fn searchmoves_are_checked_before_the_search() {
     let (mut e, cap) = engine("toy");
     let l = one(&mut e, &cap, "go depth 1 searchmoves 1 7");
     assert!(is_error(&l) && l.contains("turn 2") && l.contains("`7`"), "{l}");

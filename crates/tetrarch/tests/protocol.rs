@@ -209,6 +209,24 @@ fn malformed_lines_and_illegal_tokens_change_nothing() {
 }
 
 #[test]
+fn searchmoves_restrict_the_root() {
+    let mut e = Engine::start();
+    for (go, allowed) in [
+        ("go depth 3 searchmoves d2d3", vec!["d2d3"]),
+        ("go depth 3 searchmoves j1i3 k2k3", vec!["j1i3", "k2k3"]),
+    ] {
+        e.send(go);
+        let v = e.until(|l| l.starts_with("bestmove"));
+        let tok = v.last().unwrap().split(' ').nth(1).unwrap().to_string();
+        assert!(allowed.contains(&tok.as_str()), "{go}: {v:?}");
+        for l in v.iter().filter(|l| l.contains(" pv ")) {
+            let first = l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap();
+            assert!(allowed.contains(&first), "{go}: {l}");
+        }
+    }
+}
+
+#[test]
 fn go_depth_gives_one_legal_bestmove() {
     let mut e = Engine::start();
     e.ask("position startpos moves e2e3");
