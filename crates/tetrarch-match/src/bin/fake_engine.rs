@@ -1,0 +1,134 @@
+//! A fake engine for the runner's tests: a random mover that can misbehave.
+//!
+//! Arguments (`KEY=VALUE`):
+//! - `mode=` what it does on `go` once `after=` good turns are played:
+//!   `good` (a random legal turn), `crash` (exits), `hang` (never answers),
+//!   `late` (answers after `delay=` ms, default 3000), `illegal` (a well-formed
+//!   illegal turn), `garbage` (junk lines, then a malformed `bestmove`),
+//!   `none` (`bestmove (none)`), `empty` (`bestmove` without a turn);
+//!   and at start: `silent` (never `uciok`), `exit` (exits at once),
+//!   `badoption` (rejects every `setoption` but the variant).
+//! - `after=N`: good turns before misbehaving (per process; default 0).
+//! - `score=CP`: the score of its `info` line (default 0).
+//! - `seed=S`: seed of its random choices (default 1).
+//! - `think=MS`: time a good turn takes (default 0).
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use tetrarch_core::turns::legal_turns;
+use tetrarch_match::games::{with_variant, MatchGame, Visitor};
+use tetrarch_match::openings::Opening;
+
+struct Legal<'a>(&'a str);
+
+impl Visitor for Legal<'_> {
+    type Output = Option<Vec<String>>;
+    fn visit<G: MatchGame>(self, variant: &'static str) -> Self::Output {
+        let opts = G::default_options(variant);
+        let o = Opening::parse_line(self.0).ok()?;
+        let (g, _) = o.replay::<G>(&opts).ok()?;
+        Some(legal_turns(&g).into_iter().map(|t| t.0).collect())
+    }
+}
+
+fn main() {
+    let mut mode = "good".to_string();
+    let mut after = 0u64;
+    let mut score = 0i64;
+    let mut seed = 1u64;
+    let mut delay = 3000u64;
+    let mut think = 0u64;
+    for a in std::env::args().skip(1) {
+        let (k, v) = a.split_once('=').unwrap_or((a.as_str(), ""));
+        match k {
+            "mode" => mode = v.to_string(),
+            "after" => after = v.parse().unwrap_or(0),
+            "score" => score = v.parse().unwrap_or(0),
+            "seed" => seed = v.parse().unwrap_or(1),
+            "delay" => delay = v.parse().unwrap_or(3000),
+            "think" => think = v.parse().unwrap_or(0),
+            _ => {}
+        }
+    }
+    if mode == "exit" {
+        std::process::exit(1);
+    }
+    let mut variant = "fourchess".to_string();
+    let mut position = "startpos".to_string();
+    let mut gos = 0u64;
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout();
+    let mut say = |s: &str| {
+        let _ = writeln!(out, "{s}");
+        let _ = out.flush();
+    };
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.first().copied() {
+            Some("uci") => {
+                if mode == "silent" {
+                    continue;
+                }
+                say("id name fake");
+                say("id author the tests");
+                say("uciok");
+            }
+            Some("isready") => say("readyok"),
+            Some("setoption") => {
+                if words.len() >= 5 && words[2].eq_ignore_ascii_case("UCI_Variant") {
+                    variant = words[4].to_string();
+                } else if mode == "badoption" {
+                    say("info string error: setoption: unknown option");
+                }
+            }
+            Some("position") => position = words[1..].join(" "),
+            Some("quit") => return,
+            Some("go") => {
+                gos += 1;
+                let misbehave = gos > after;
+                let legal = with_variant(&variant, Legal(&position)).flatten().unwrap_or_default();
+                let good = || {
+                    if legal.is_empty() {
+                        "(none)".to_string()
+                    } else {
+                        legal[(seed as usize + gos as usize * 7919) % legal.len()].clone()
+                    }
+                };
+                if !misbehave || mode == "good" || mode == "badoption" {
+                    if think > 0 {
+                        std::thread::sleep(Duration::from_millis(think));
+                    }
+                    let t = good();
+                    say(&format!("info depth 1 score cp {score} nodes 1 pv {t}"));
+                    say(&format!("bestmove {t}"));
+                    continue;
+                }
+                match mode.as_str() {
+                    "crash" => std::process::exit(3),
+                    "hang" => {}
+                    "late" => {
+                        std::thread::sleep(Duration::from_millis(delay));
+                        say(&format!("bestmove {}", good()));
+                    }
+                    "illegal" => {
+                        let t = if legal.iter().any(|t| t == "0000") { "a1a1" } else { "0000" };
+                        say(&format!("bestmove {t}"));
+                    }
+                    "garbage" => {
+                        for i in 0..50 {
+                            say(&format!("\u{1}\u{7f}garbage {i} ÿÿ {{{{{{ bestmovex"));
+                        }
+                        say("info score cp banana");
+                        say("bestmove \u{2}!!garbage!!");
+                    }
+                    "none" => say("bestmove (none)"),
+                    "empty" => say("bestmove"),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+}

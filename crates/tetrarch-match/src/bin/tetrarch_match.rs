@@ -1,0 +1,7 @@
+//! The match runner as its own program: `tetrarch-match ARGS` is
+//! `tetrarch match ARGS`.
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    std::process::exit(tetrarch_match::main_with_args(&args));
+}

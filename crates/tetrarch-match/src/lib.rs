@@ -1,0 +1,92 @@
+//! `tetrarch match`: engine-vs-engine matches for the Tetrarch games, with
+//! the core crate as referee (see `docs/match.md`).
+//!
+//! - [`config`]: the command line (cutechess style) and its checks;
+//! - [`engine`]: an engine process (reader/writer threads, deadlines);
+//! - [`play`]: one game: clocks, referee, adjudication, result;
+//! - [`runner`]: scheduling, concurrency, records, progress, final table;
+//! - [`stats`]: Elo, error bars, LOS, pentanomial, SPRT;
+//! - [`record`], [`json`]: the JSON Lines records; [`pgn`]: PGN-style text;
+//! - [`openings`]: opening files and generated openings; [`games`]: the
+//!   variant dispatch; [`tc`]: time controls and clocks.
+//!
+//! The entry point is [`main_with_args`] (exit code 0, 1 for a failure during
+//! the match, 2 for bad input found before the first game).
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod config;
+pub mod engine;
+pub mod games;
+pub mod json;
+pub mod openings;
+pub mod pgn;
+pub mod play;
+pub mod record;
+pub mod runner;
+pub mod stats;
+pub mod tc;
+
+pub use config::{parse_args, Config, USAGE};
+pub use record::{read_records, GameRecord};
+pub use runner::{RunError, Summary};
+
+/// Runs a match from a parsed configuration.
+pub fn run(cfg: Config) -> Result<Summary, RunError> {
+    let variant = cfg.variant.clone();
+    games::with_variant(&variant, runner::RunVisitor(cfg)).unwrap_or_else(|| {
+        Err(RunError::Usage(format!("unknown variant `{variant}` (known: {})", games::variants().join(", "))))
+    })
+}
+
+/// The `tetrarch match` sub-command: `args` are the words after `match`.
+/// Returns the process exit code: 0 done, 1 failure during the match, 2 bad
+/// input (reported before any game starts).
+pub fn main_with_args(args: &[String]) -> i32 {
+    let cfg = match config::parse_args(args) {
+        Ok(Some(c)) => c,
+        Ok(None) => {
+            print!("{USAGE}");
+            return 0;
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            eprintln!("(tetrarch match --help for the options)");
+            return 2;
+        }
+    };
+    match run(cfg) {
+        Ok(_) => 0,
+        Err(RunError::Usage(e)) => {
+            eprintln!("error: {e}");
+            2
+        }
+        Err(RunError::Fatal(e)) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
+/// Checks that every record of a records file replays legally under the
+/// variant's default rules; returns the number of records.
+pub fn verify_records(path: &std::path::Path) -> Result<usize, String> {
+    struct V<'a>(&'a [GameRecord]);
+    impl games::Visitor for V<'_> {
+        type Output = Result<(), String>;
+        fn visit<G: games::MatchGame>(self, variant: &'static str) -> Self::Output {
+            let opts = <G as tetrarch_core::game::Game>::default_options(variant);
+            for r in self.0 {
+                r.verify::<G>(&opts).map_err(|e| format!("game {}: {e}", r.game))?;
+            }
+            Ok(())
+        }
+    }
+    let recs = read_records(path)?;
+    for r in &recs {
+        games::with_variant(&r.variant, V(std::slice::from_ref(r)))
+            .ok_or_else(|| format!("unknown variant `{}`", r.variant))??;
+    }
+    Ok(recs.len())
+}

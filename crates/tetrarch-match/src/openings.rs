@@ -1,0 +1,274 @@
+//! Openings: read from a file or generated (random set-ups, random turns),
+//! all checked with the rules before the first game.
+
+use tetrarch_core::turns::{legal_turns, parse_turn, play_turn};
+
+use crate::games::MatchGame;
+
+/// A small seeded generator (SplitMix64).
+#[derive(Clone, Debug)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// A number in `0..n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Mixes a seed with an index into an independent seed.
+pub fn mix(seed: u64, index: u64) -> u64 {
+    Rng(seed ^ index.wrapping_mul(0xD6E8_FEB8_6659_FD93)).next_u64()
+}
+
+/// Where an opening starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// `position startpos`.
+    Startpos,
+    /// `position fen <position string>`.
+    Fen(String),
+    /// `position setup <token per seat>`.
+    Setup(Vec<String>),
+}
+
+/// An opening: a start and turns played from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The start.
+    pub start: Start,
+    /// The turns of the opening.
+    pub turns: Vec<String>,
+}
+
+impl Opening {
+    /// The start as the `position` command writes it: `startpos`,
+    /// `fen <pos>`, `setup <t1> <t2>`.
+    pub fn start_string(&self) -> String {
+        match &self.start {
+            Start::Startpos => "startpos".into(),
+            Start::Fen(f) => format!("fen {f}"),
+            Start::Setup(t) => format!("setup {}", t.join(" ")),
+        }
+    }
+
+    /// The `position` command with `turns` (the whole game so far).
+    pub fn position_command(&self, turns: &[String]) -> String {
+        let mut s = format!("position {}", self.start_string());
+        if !turns.is_empty() {
+            s.push_str(" moves");
+            for t in turns {
+                s.push(' ');
+                s.push_str(t);
+            }
+        }
+        s
+    }
+
+    /// Parses an opening line (no rules checked): `startpos`, `fen POS`,
+    /// `setup T1 T2 …` or a bare position string, each optionally followed by
+    /// `moves T…`.
+    pub fn parse_line(line: &str) -> Result<Opening, String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (start, turns) = match words.iter().position(|w| *w == "moves") {
+            Some(i) => (&words[..i], &words[i + 1..]),
+            None => (&words[..], &[][..]),
+        };
+        let start = match start {
+            [] => return Err("no start position".into()),
+            ["startpos"] => Start::Startpos,
+            ["startpos", w, ..] => return Err(format!("unexpected `{w}` after startpos")),
+            ["fen"] => return Err("fen without a position".into()),
+            ["fen", rest @ ..] => Start::Fen(rest.join(" ")),
+            ["setup"] => return Err("setup without tokens".into()),
+            ["setup", rest @ ..] => Start::Setup(rest.iter().map(|s| s.to_string()).collect()),
+            all => Start::Fen(all.join(" ")),
+        };
+        Ok(Opening { start, turns: turns.iter().map(|s| s.to_string()).collect() })
+    }
+
+    /// Parses a start string as written by [`Opening::start_string`].
+    pub fn from_start_string(s: &str) -> Result<Start, String> {
+        Opening::parse_line(s).map(|o| o.start)
+    }
+
+    /// The start position under the rule options.
+    pub fn start_position<G: MatchGame>(&self, opts: &G::Options) -> Result<G, String> {
+        let mut g = match &self.start {
+            Start::Startpos => G::startpos(opts),
+            Start::Fen(f) => G::from_position_string(f, opts).map_err(|e| format!("position: {e}"))?,
+            Start::Setup(t) => {
+                let toks: Vec<&str> = t.iter().map(|s| s.as_str()).collect();
+                G::from_setup(&toks, opts).map_err(|e| format!("setup: {e}"))?
+            }
+        };
+        g.apply_options(opts);
+        Ok(g)
+    }
+
+    /// Checks the opening with the rules: the start is valid, every turn is
+    /// legal, and the game is not over at its end. Returns the position and
+    /// the key history (turn-start keys before the current position).
+    pub fn replay<G: MatchGame>(&self, opts: &G::Options) -> Result<(G, Vec<u64>), String> {
+        let mut g = self.start_position::<G>(opts)?;
+        let mut history = Vec::new();
+        for (i, t) in self.turns.iter().enumerate() {
+            if g.outcome().is_some() || g.history_outcome(&history).is_some() {
+                return Err(format!("the game is over before turn {} `{t}`", i + 1));
+            }
+            let acts = parse_turn(&g, t).map_err(|e| format!("turn {} `{t}`: {e}", i + 1))?;
+            history.push(g.key());
+            play_turn(&mut g, &acts);
+        }
+        if let Some(o) = g.outcome().or_else(|| g.history_outcome(&history)) {
+            return Err(format!("the game is already over ({o})"));
+        }
+        Ok((g, history))
+    }
+}
+
+/// Reads an opening file: one opening per line; blank lines and lines
+/// starting with `#` are skipped. Every line is checked with the rules.
+pub fn read_openings<G: MatchGame>(path: &std::path::Path, opts: &G::Options) -> Result<Vec<Opening>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let o = Opening::parse_line(line)
+            .and_then(|o| o.replay::<G>(opts).map(|_| o))
+            .map_err(|e| format!("openings {} line {}: {e}", path.display(), n + 1))?;
+        out.push(o);
+    }
+    if out.is_empty() {
+        return Err(format!("openings {}: no opening in the file", path.display()));
+    }
+    Ok(out)
+}
+
+/// The opening of opening number `index`: the file's line (cycling), or the
+/// start (a random set-up for each seat in games with one, when `random_setup`),
+/// then `plies` random legal turns; all from `seed` and `index`, so a match
+/// is reproducible.
+pub fn make_opening<G: MatchGame>(
+    file: Option<&[Opening]>,
+    plies: u32,
+    random_setup: bool,
+    opts: &G::Options,
+    seed: u64,
+    index: u64,
+) -> Opening {
+    let mut rng = Rng(mix(seed, index));
+    let base = match file {
+        Some(list) => list[(index % list.len() as u64) as usize].clone(),
+        None => {
+            let seats = G::startpos(opts).seats();
+            let setup: Option<Vec<String>> = if random_setup {
+                (0..seats).map(|s| G::random_setup(opts, s, rng.next_u64())).collect()
+            } else {
+                None
+            };
+            match setup {
+                Some(t) if Opening { start: Start::Setup(t.clone()), turns: vec![] }.replay::<G>(opts).is_ok() => {
+                    Opening { start: Start::Setup(t), turns: vec![] }
+                }
+                _ => Opening { start: Start::Startpos, turns: vec![] },
+            }
+        }
+    };
+    if plies == 0 {
+        return base;
+    }
+    let Ok((start, start_hist)) = base.replay::<G>(opts) else { return base };
+    // Random turns; a line that ends the game is tried again (a few times),
+    // else the longest line found that leaves the game open is used.
+    let mut best = base.clone();
+    for _attempt in 0..20 {
+        let mut g = start.clone();
+        let mut hist = start_hist.clone();
+        let mut o = base.clone();
+        let mut ok = true;
+        for _ in 0..plies {
+            let turns = legal_turns(&g);
+            if turns.is_empty() {
+                ok = false;
+                break;
+            }
+            let (tok, acts) = &turns[rng.below(turns.len())];
+            hist.push(g.key());
+            play_turn(&mut g, acts);
+            if g.outcome().is_some() || g.history_outcome(&hist).is_some() {
+                ok = false;
+                break;
+            }
+            o.turns.push(tok.clone());
+        }
+        if ok {
+            return o;
+        }
+        if o.turns.len() > best.turns.len() {
+            best = o;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tetrarch_core::game::Game;
+    use tetrarch_core::games::{fourchess::FourChess, quattuor::Quattuor};
+
+    #[test]
+    fn lines() {
+        let o = Opening::parse_line("startpos moves a b").unwrap();
+        assert_eq!(o.start, Start::Startpos);
+        assert_eq!(o.turns, vec!["a", "b"]);
+        assert_eq!(o.position_command(&o.turns), "position startpos moves a b");
+        let o = Opening::parse_line("fen x y z").unwrap();
+        assert_eq!(o.start, Start::Fen("x y z".into()));
+        assert_eq!(o.start_string(), "fen x y z");
+        let o = Opening::parse_line("x y z moves q").unwrap();
+        assert_eq!(o.start, Start::Fen("x y z".into()));
+        let o = Opening::parse_line("setup a b").unwrap();
+        assert_eq!(o.start, Start::Setup(vec!["a".into(), "b".into()]));
+        assert!(Opening::parse_line("").is_err());
+        assert!(Opening::parse_line("startpos x").is_err());
+    }
+
+    #[test]
+    fn generated_openings_are_legal_and_reproducible() {
+        let opts = FourChess::default_options("fourchess");
+        let a = make_opening::<FourChess>(None, 6, true, &opts, 42, 3);
+        let b = make_opening::<FourChess>(None, 6, true, &opts, 42, 3);
+        let c = make_opening::<FourChess>(None, 6, true, &opts, 42, 4);
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_eq!(a.turns.len(), 6);
+        assert_eq!(a.start, Start::Startpos);
+        a.replay::<FourChess>(&opts).unwrap();
+        let q = make_opening::<Quattuor>(None, 2, true, &Quattuor::default_options("quattuor"), 1, 0);
+        assert!(matches!(q.start, Start::Setup(ref t) if t.len() == 2));
+        q.replay::<Quattuor>(&Quattuor::default_options("quattuor")).unwrap();
+        let q = make_opening::<Quattuor>(None, 0, false, &Quattuor::default_options("quattuor"), 1, 0);
+        assert_eq!(q.start, Start::Startpos);
+    }
+
+    #[test]
+    fn bad_openings_rejected() {
+        let opts = FourChess::default_options("fourchess");
+        assert!(Opening::parse_line("startpos moves zz").unwrap().replay::<FourChess>(&opts).is_err());
+        assert!(Opening::parse_line("fen nonsense").unwrap().replay::<FourChess>(&opts).is_err());
+        assert!(Opening::parse_line("setup a b").unwrap().replay::<FourChess>(&opts).is_err());
+    }
+}

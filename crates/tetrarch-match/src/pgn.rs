@@ -1,0 +1,110 @@
+//! PGN-style text of a game, for people (not a PGN any chess program reads:
+//! the turn tokens are the games' own notation, and four-seat games number
+//! their rounds of four turns).
+
+use crate::record::GameRecord;
+
+/// A civil date `YYYY.MM.DD` from seconds since 1970 (UTC).
+pub fn date(secs: u64) -> String {
+    // Howard Hinnant's days-to-civil.
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    format!("{:04}.{:02}.{:02}", if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+fn tag(out: &mut String, k: &str, v: &str) {
+    out.push_str(&format!("[{k} \"{}\"]\n", v.replace('\\', "\\\\").replace('"', "\\\"")));
+}
+
+/// The game as PGN-style text. `seat_names` are the colours of the seats
+/// (`White`, `Red`, …); `two_sided` says whether a `1-0`-style result exists
+/// (seat 1's side against the other).
+pub fn write(r: &GameRecord, seat_names: &[&str], two_sided: bool) -> String {
+    let mut out = String::new();
+    tag(&mut out, "Event", "tetrarch match");
+    tag(&mut out, "Site", "?");
+    tag(&mut out, "Date", &date(r.started));
+    tag(&mut out, "Round", &format!("{}.{}", r.opening_index + 1, r.round + 1));
+    for (s, name) in r.seats.iter().enumerate() {
+        tag(&mut out, seat_names.get(s).copied().unwrap_or("Seat"), name);
+    }
+    let result = if two_sided {
+        match r.points[0] {
+            p if p == 1.0 => "1-0",
+            p if p == 0.0 => "0-1",
+            _ => "1/2-1/2",
+        }
+    } else {
+        "*"
+    };
+    tag(&mut out, "Result", result);
+    tag(&mut out, "Variant", &r.variant);
+    if let Some(f) = r.start.strip_prefix("fen ") {
+        tag(&mut out, "FEN", f);
+        tag(&mut out, "SetUp", "1");
+    } else if r.start != "startpos" {
+        tag(&mut out, "Start", &r.start);
+    }
+    tag(&mut out, "GameResult", &r.result);
+    tag(&mut out, "Termination", &r.reason);
+    tag(&mut out, "PlyCount", &r.turns.len().to_string());
+    out.push('\n');
+    let n = r.seats.len().max(1);
+    let mut words: Vec<String> = Vec::new();
+    for (i, t) in r.turns.iter().enumerate() {
+        if i % n == 0 {
+            words.push(format!("{}.", i / n + 1));
+        }
+        words.push(t.clone());
+        if i + 1 == r.opening_turns {
+            words.push("{end of opening}".into());
+        }
+        if i >= r.opening_turns {
+            let k = i - r.opening_turns;
+            let score = match r.scores.get(k).copied().flatten() {
+                Some(s) if s.abs() >= 90_000 => format!("{}M{}", if s > 0 { "+" } else { "-" }, 100_000 - s.abs()),
+                Some(s) => format!("{:+.2}", s as f64 / 100.0),
+                None => "-".into(),
+            };
+            if let Some(ms) = r.times_ms.get(k) {
+                words.push(format!("{{{score} {:.3}s}}", *ms as f64 / 1000.0));
+            }
+        }
+    }
+    words.push(format!("{{{}: {}}}", r.result, r.reason));
+    words.push(result.to_string());
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(date(0), "1970.01.01");
+        assert_eq!(date(951_782_400), "2000.02.29");
+        assert_eq!(date(1_700_000_000), "2023.11.14");
+    }
+}

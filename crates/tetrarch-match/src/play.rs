@@ -1,0 +1,456 @@
+//! One game: the engines of its seats, the clocks, the referee.
+//!
+//! Every turn an engine sends is checked with the core crate on the current
+//! position; the result comes from the rules (`outcome`, `history_outcome`
+//! with the keys of the earlier turn-start positions) or from the runner
+//! (turn cap, resign/draw by scores, forfeits). A process that misbehaved is
+//! killed and started again for its next game.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tetrarch_core::game::{GameResult, Outcome, Seat};
+use tetrarch_core::turns::{parse_turn, play_turn};
+
+use crate::config::{Config, EngineConfig};
+use crate::engine::{info_score, EngineProc, Log, WaitError};
+use crate::games::{format_of, Format, MatchGame};
+use crate::openings::Opening;
+use crate::record::{Decided, GameRecord};
+use crate::tc::Clock;
+
+/// How long the handshake and `isready` may take.
+pub const HANDSHAKE: Duration = Duration::from_secs(10);
+
+/// Everything the games of a match share.
+pub struct MatchCtx<G: MatchGame> {
+    /// The variant.
+    pub variant: &'static str,
+    /// The rule options (the referee's and every engine's).
+    pub opts: G::Options,
+    /// The configuration.
+    pub cfg: Arc<Config>,
+    /// The `setoption` pairs of every engine (rule options included).
+    pub engine_options: Vec<Vec<(String, String)>>,
+    /// Turn cap (0: none).
+    pub maxturns: u32,
+    /// `--log`.
+    pub log: Option<Arc<Log>>,
+    /// The match fingerprint for the records.
+    pub match_id: String,
+}
+
+/// One scheduled game.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// Game number.
+    pub game: u64,
+    /// Opening number.
+    pub opening_index: u64,
+    /// Game of its opening.
+    pub round: u32,
+    /// The opening.
+    pub opening: Opening,
+    /// Engine index per seat.
+    pub seat_engines: Vec<usize>,
+}
+
+/// The engine processes one worker owns, by (engine, slot): an engine that
+/// plays two seats of a game (a team) has two processes, slots 0 and 1.
+#[derive(Default)]
+pub struct Slots {
+    procs: HashMap<(usize, usize), EngineProc>,
+}
+
+impl Slots {
+    /// Ends every process.
+    pub fn shutdown(&mut self) {
+        for (_, mut p) in self.procs.drain() {
+            p.shutdown();
+        }
+    }
+}
+
+/// How a game ended, before it becomes a record.
+enum End {
+    Rules(Outcome),
+    /// Draw by the runner (turn cap, score).
+    AdjDraw(String),
+    /// A side (given by one of its seats) loses by the runner (resign).
+    AdjLoss(Seat, String),
+    /// A seat loses by misbehaving.
+    Forfeit(Seat, String),
+}
+
+fn now_secs() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+}
+
+/// Starts (or reuses) the process of a seat and readies it for a new game.
+fn prepare(
+    slots: &mut Slots,
+    key: (usize, usize),
+    ecfg: &EngineConfig,
+    variant: &str,
+    options: &[(String, String)],
+    log: &Option<Arc<Log>>,
+) -> Result<(), String> {
+    let reuse = slots.procs.get(&key).is_some_and(|p| !p.broken && !(ecfg.restart && p.games > 0));
+    if !reuse {
+        if let Some(mut old) = slots.procs.remove(&key) {
+            old.shutdown();
+        }
+        let mut p = EngineProc::spawn(ecfg, log.clone())?;
+        let r = p.init(variant, options, HANDSHAKE);
+        if let Err(e) = r {
+            p.kill();
+            return Err(e);
+        }
+        slots.procs.insert(key, p);
+    }
+    let p = slots.procs.get_mut(&key).expect("just inserted");
+    if p.drain().is_err() {
+        return Err(format!("{}: the engine exited", p.label));
+    }
+    p.send("ucinewgame");
+    match p.sync(HANDSHAKE) {
+        Ok(_) => {
+            p.games += 1;
+            Ok(())
+        }
+        Err(e) => {
+            p.kill();
+            Err(e)
+        }
+    }
+}
+
+/// The `go` command of a turn.
+fn go_command(n: usize, mover: Seat, clocks: &[Clock], ecfg: &EngineConfig) -> String {
+    let mut s = String::from("go");
+    if clocks.iter().any(|c| c.tc.is_some()) {
+        if n == 2 {
+            for (i, w) in ["wtime", "btime"].iter().enumerate() {
+                if clocks[i].tc.is_some() {
+                    s.push_str(&format!(" {w} {}", clocks[i].left_ms));
+                }
+            }
+            for (i, w) in ["winc", "binc"].iter().enumerate() {
+                if let Some(tc) = clocks[i].tc {
+                    s.push_str(&format!(" {w} {}", tc.inc_ms));
+                }
+            }
+        } else {
+            for (i, c) in clocks.iter().enumerate() {
+                if c.tc.is_some() {
+                    s.push_str(&format!(" p{}time {}", i + 1, c.left_ms));
+                }
+            }
+            for (i, c) in clocks.iter().enumerate() {
+                if let Some(tc) = c.tc {
+                    s.push_str(&format!(" p{}inc {}", i + 1, tc.inc_ms));
+                }
+            }
+        }
+        if let Some(m) = clocks[mover].moves_to_go() {
+            s.push_str(&format!(" movestogo {m}"));
+        }
+    }
+    if let Some(st) = ecfg.st_ms {
+        s.push_str(&format!(" movetime {st}"));
+    }
+    if let Some(d) = ecfg.depth {
+        s.push_str(&format!(" depth {d}"));
+    }
+    if let Some(nodes) = ecfg.nodes {
+        s.push_str(&format!(" nodes {nodes}"));
+    }
+    s
+}
+
+/// Places best first (groups of seats sharing a place) → (rank, points) per
+/// seat, points `(n - mean position) / (n - 1)`.
+fn places_to_points(n: usize, groups: &[Vec<Seat>]) -> (Vec<u32>, Vec<f64>) {
+    let mut ranks = vec![n as u32; n];
+    let mut points = vec![0.0; n];
+    let mut pos = 1usize;
+    for g in groups.iter().filter(|g| !g.is_empty()) {
+        let mean = pos as f64 + (g.len() as f64 - 1.0) / 2.0;
+        for &s in g {
+            ranks[s] = pos as u32;
+            points[s] = (n as f64 - mean) / (n as f64 - 1.0);
+        }
+        pos += g.len();
+    }
+    (ranks, points)
+}
+
+/// Resign / draw adjudication from the engines' last scores (each from the
+/// mover's side). `scores` are (seat, score) of the game's turns.
+fn adjudicate<G: MatchGame>(g: &G, cfg: &Config, fmt: Format, scores: &[(Seat, Option<i32>)], total_turns: usize) -> Option<End> {
+    let n = g.seats();
+    if let Some(r) = cfg.resign {
+        let k = r.movecount as usize * n;
+        if fmt != Format::FreeForAll && scores.len() >= k && scores[scores.len() - k..].iter().all(|s| s.1.is_some()) {
+            let last = &scores[scores.len() - k..];
+            for loser_seat in 0..n.min(2) {
+                let side = g.side_of(loser_seat);
+                let against = last.iter().all(|&(seat, sc)| {
+                    let sc = sc.unwrap_or(0);
+                    let for_side = if g.side_of(seat) == side { sc } else { -sc };
+                    for_side <= -r.score
+                });
+                if against {
+                    return Some(End::AdjLoss(loser_seat, "adjudication: resign".into()));
+                }
+            }
+        }
+    }
+    if let Some(d) = cfg.draw {
+        let k = d.movecount as usize * n;
+        if total_turns / n >= d.movenumber as usize
+            && scores.len() >= k
+            && scores[scores.len() - k..].iter().all(|s| s.1.is_some_and(|v| v.abs() <= d.score))
+        {
+            return Some(End::AdjDraw("adjudication: draw".into()));
+        }
+    }
+    None
+}
+
+/// Plays one game and returns its record. Never panics on engine misbehaviour.
+pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) -> GameRecord {
+    let cfg = &*ctx.cfg;
+    let started = now_secs();
+    let t_start = Instant::now();
+    let (mut pos, mut history) = job.opening.replay::<G>(&ctx.opts).expect("openings are checked before the match");
+    let n = pos.seats();
+    let fmt = format_of(&pos);
+    let mut turns = job.opening.turns.clone();
+    let mut times = Vec::new();
+    let mut scores: Vec<(Seat, Option<i32>)> = Vec::new();
+    // (engine, slot) per seat.
+    let keys: Vec<(usize, usize)> = (0..n)
+        .map(|s| {
+            let e = job.seat_engines[s];
+            (e, job.seat_engines[..s].iter().filter(|&&x| x == e).count())
+        })
+        .collect();
+    let mut clocks: Vec<Clock> = (0..n).map(|s| Clock::new(cfg.engines[job.seat_engines[s]].tc)).collect();
+    // Free-for-all: seats out of the game, in the order they went out.
+    let mut out_order: Vec<Seat> = Vec::new();
+
+    let mut end = None;
+    for s in 0..n {
+        let e = job.seat_engines[s];
+        if let Err(msg) = prepare(slots, keys[s], &cfg.engines[e], ctx.variant, &ctx.engine_options[e], &ctx.log) {
+            end = Some(End::Forfeit(s, format!("engine failed to start: {msg}")));
+            break;
+        }
+    }
+
+    let end = loop {
+        if let Some(e) = end.take() {
+            break e;
+        }
+        if let Some(o) = pos.outcome().or_else(|| pos.history_outcome(&history)) {
+            break End::Rules(o);
+        }
+        if ctx.maxturns > 0 && turns.len() >= ctx.maxturns as usize {
+            break End::AdjDraw("adjudication: turn cap".into());
+        }
+        if let Some(e) = adjudicate(&pos, cfg, fmt, &scores, turns.len()) {
+            break e;
+        }
+        let mover = pos.to_move();
+        let e = job.seat_engines[mover];
+        let ecfg = &cfg.engines[e];
+        let p = slots.procs.get_mut(&keys[mover]).expect("prepared");
+        if p.drain().is_err() {
+            break End::Forfeit(mover, "engine crashed (exited)".into());
+        }
+        p.send(&job.opening.position_command(&turns));
+        p.send(&go_command(n, mover, &clocks, ecfg));
+        let t0 = Instant::now();
+        let limit_ms = match (clocks[mover].tc, ecfg.st_ms) {
+            (Some(_), _) => clocks[mover].left_ms + cfg.margin_ms,
+            (None, Some(st)) => st + cfg.margin_ms,
+            (None, None) => cfg.max_wait_ms,
+        };
+        let mut score = None;
+        let answer = p.wait_for(
+            t0 + Duration::from_millis(limit_ms),
+            |l| {
+                if let Some(s) = info_score(l) {
+                    score = Some(s);
+                }
+            },
+            |l| l.split_whitespace().next() == Some("bestmove"),
+        );
+        let (t, line) = match answer {
+            Ok(x) => x,
+            Err(WaitError::Timeout) => {
+                p.kill();
+                break End::Forfeit(mover, format!("time forfeit: no bestmove within {limit_ms} ms"));
+            }
+            Err(WaitError::Eof) => {
+                p.kill();
+                break End::Forfeit(mover, "engine crashed (exited while thinking)".into());
+            }
+        };
+        let used = t.saturating_duration_since(t0).as_millis() as u64;
+        if !clocks[mover].charge(used, cfg.margin_ms) {
+            break End::Forfeit(mover, format!("time forfeit: {used} ms used, {} ms left", limit_ms - cfg.margin_ms));
+        }
+        if clocks[mover].tc.is_none() {
+            if let Some(st) = ecfg.st_ms {
+                if used > st + cfg.margin_ms {
+                    break End::Forfeit(mover, format!("time forfeit: {used} ms for movetime {st}"));
+                }
+            }
+        }
+        let Some(tok) = line.split_whitespace().nth(1) else {
+            p.broken = true;
+            break End::Forfeit(mover, "malformed bestmove (no turn)".into());
+        };
+        let acts = match parse_turn(&pos, tok) {
+            Ok(a) => a,
+            Err(err) => {
+                p.broken = true;
+                let shown: String = tok.chars().take(60).collect();
+                break End::Forfeit(mover, format!("illegal turn `{shown}`: {err}"));
+            }
+        };
+        history.push(pos.key());
+        play_turn(&mut pos, &acts);
+        turns.push(tok.to_string());
+        times.push(used);
+        scores.push((mover, score));
+        // Free-for-all: the seats skipped before the next mover went out.
+        if fmt == Format::FreeForAll && pos.outcome().is_none() {
+            let next = pos.to_move();
+            let mut s = (mover + 1) % n;
+            while s != next && s != mover {
+                if !out_order.contains(&s) {
+                    out_order.push(s);
+                }
+                s = (s + 1) % n;
+            }
+        }
+    };
+
+    // The result.
+    let (result, reason, decided, points, ranks) = match fmt {
+        Format::Duel | Format::Teams => {
+            let (winners, reason, decided): (Option<Vec<Seat>>, String, Decided) = match &end {
+                End::Rules(o) => match o.result {
+                    GameResult::Win(w) => (Some(w.iter().collect()), o.reason.to_string(), Decided::Rules),
+                    GameResult::Draw(_) => (None, o.reason.to_string(), Decided::Rules),
+                },
+                End::AdjDraw(r) => (None, r.clone(), Decided::Adjudication),
+                End::AdjLoss(s, r) => {
+                    (Some((0..n).filter(|&x| pos.side_of(x) != pos.side_of(*s)).collect()), r.clone(), Decided::Adjudication)
+                }
+                End::Forfeit(s, r) => {
+                    (Some((0..n).filter(|&x| pos.side_of(x) != pos.side_of(*s)).collect()), r.clone(), Decided::Forfeit)
+                }
+            };
+            match winners {
+                Some(w) => {
+                    let result = format!("win {}", w.iter().map(|s| (s + 1).to_string()).collect::<Vec<_>>().join(" "));
+                    let points = (0..n).map(|s| if w.contains(&s) { 1.0 } else { 0.0 }).collect();
+                    let ranks = (0..n).map(|s| if w.contains(&s) { 1 } else { 2 }).collect();
+                    (result, reason, decided, points, ranks)
+                }
+                None => ("draw".to_string(), reason, decided, vec![0.5; n], vec![1; n]),
+            }
+        }
+        Format::FreeForAll => {
+            let mover = pos.to_move();
+            let out_rev: Vec<Vec<Seat>> = out_order.iter().rev().map(|&s| vec![s]).collect();
+            let in_game: Vec<Seat> = (0..n).filter(|s| !out_order.contains(s)).collect();
+            let (groups, reason, decided): (Vec<Vec<Seat>>, String, Decided) = match &end {
+                End::Rules(o) => match o.result {
+                    GameResult::Win(w) => {
+                        // The seats that went out in the last turn, in visiting order.
+                        let mut last_out = Vec::new();
+                        for k in 1..n {
+                            let s = (mover + k) % n;
+                            if !w.has(s) && !out_order.contains(&s) {
+                                last_out.push(s);
+                            }
+                        }
+                        let mut g = vec![w.iter().collect::<Vec<_>>()];
+                        g.extend(last_out.into_iter().rev().map(|s| vec![s]));
+                        g.extend(out_rev.clone());
+                        (g, o.reason.to_string(), Decided::Rules)
+                    }
+                    GameResult::Draw(d) => {
+                        let mut g = vec![d.iter().collect::<Vec<_>>()];
+                        g.push(in_game.iter().copied().filter(|s| !d.has(*s)).collect());
+                        g.extend(out_rev.clone());
+                        (g, o.reason.to_string(), Decided::Rules)
+                    }
+                },
+                End::AdjDraw(r) | End::AdjLoss(_, r) => {
+                    let mut g = vec![in_game.clone()];
+                    g.extend(out_rev.clone());
+                    (g, r.clone(), Decided::Adjudication)
+                }
+                End::Forfeit(f, r) => {
+                    let mut g = vec![in_game.iter().copied().filter(|s| s != f).collect(), vec![*f]];
+                    g.extend(out_rev.iter().filter(|x| x[0] != *f).cloned());
+                    (g, r.clone(), Decided::Forfeit)
+                }
+            };
+            let (ranks, points) = places_to_points(n, &groups);
+            let result = format!("ranks {}", ranks.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(" "));
+            (result, reason, decided, points, ranks)
+        }
+    };
+
+    GameRecord {
+        match_id: ctx.match_id.clone(),
+        game: job.game,
+        opening_index: job.opening_index,
+        round: job.round,
+        variant: ctx.variant.to_string(),
+        start: job.opening.start_string(),
+        opening_turns: job.opening.turns.len(),
+        seats: job.seat_engines.iter().map(|&e| cfg.engines[e].name.clone()).collect(),
+        seat_engines: job.seat_engines.clone(),
+        turns,
+        times_ms: times,
+        scores: scores.into_iter().map(|s| s.1).collect(),
+        result,
+        reason,
+        decided,
+        culprit: match &end {
+            End::AdjLoss(s, _) | End::Forfeit(s, _) => Some(*s),
+            _ => None,
+        },
+        points,
+        ranks,
+        started,
+        duration_ms: t_start.elapsed().as_millis() as u64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places() {
+        // Winner seat 2, then 0, then 3 and 1 out together? No: 3 then 1.
+        let (r, p) = places_to_points(4, &[vec![2], vec![0], vec![3], vec![1]]);
+        assert_eq!(r, vec![2, 4, 1, 3]);
+        assert_eq!(p, vec![2.0 / 3.0, 0.0, 1.0, 1.0 / 3.0]);
+        // A draw of three seats still in, one out: positions 1..3 shared.
+        let (r, p) = places_to_points(4, &[vec![0, 1, 3], vec![], vec![2]]);
+        assert_eq!(r, vec![1, 1, 4, 1]);
+        assert!((p[0] - 2.0 / 3.0).abs() < 1e-12 && p[2] == 0.0);
+        assert!((p.iter().sum::<f64>() - 2.0).abs() < 1e-12);
+    }
+}

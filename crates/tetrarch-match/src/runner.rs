@@ -1,0 +1,550 @@
+//! The match: checks everything before the first game, schedules the games
+//! (pairs with sides swapped, rotations in free-for-all), runs them on
+//! `--concurrency` worker threads (each with its own engine processes),
+//! writes the records and PGN as games finish, shows progress, stops on an
+//! SPRT decision and prints the final table.
+
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Instant;
+
+
+use crate::config::Config;
+use crate::engine::{EngineProc, Log};
+use crate::games::{format_of, Format, MatchGame, Visitor};
+use crate::openings::{make_opening, read_openings};
+use crate::play::{play_game, Job, MatchCtx, Slots, HANDSHAKE};
+use crate::record::{read_records, Decided, GameRecord, RecordWriter};
+use crate::stats::{elo_pentanomial, elo_trinomial, los, mean_with_error, SprtState};
+
+/// Why a match did not run.
+#[derive(Debug)]
+pub enum RunError {
+    /// Bad input found before any game: exit code 2.
+    Usage(String),
+    /// Failure during the match (a file could not be written): exit code 1.
+    Fatal(String),
+}
+
+/// What a match did.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    /// Games played now.
+    pub played: u64,
+    /// Games counted (earlier records included).
+    pub counted: u64,
+    /// The SPRT's decision, if it made one.
+    pub sprt: Option<SprtState>,
+    /// The final table's lines.
+    pub table: Vec<String>,
+}
+
+/// Runs a match with the game of the variant.
+pub struct RunVisitor(pub Config);
+
+impl Visitor for RunVisitor {
+    type Output = Result<Summary, RunError>;
+    fn visit<G: MatchGame>(self, variant: &'static str) -> Self::Output {
+        run_match::<G>(self.0, variant)
+    }
+}
+
+/// Results so far.
+struct Tally {
+    fmt: Format,
+    names: Vec<String>,
+    games: u64,
+    // Two sides: from the first engine's point of view.
+    w: u64,
+    l: u64,
+    d: u64,
+    pair_scores: HashMap<u64, Vec<(u32, f64)>>,
+    penta: [u64; 5],
+    // Free-for-all, per engine: ranks of its seats and points per game.
+    ranks: Vec<Vec<f64>>,
+    points: Vec<Vec<f64>>,
+    firsts: Vec<u64>,
+    reasons: BTreeMap<String, u64>,
+}
+
+impl Tally {
+    fn new(fmt: Format, names: Vec<String>) -> Tally {
+        let e = names.len();
+        Tally {
+            fmt,
+            names,
+            games: 0,
+            w: 0,
+            l: 0,
+            d: 0,
+            pair_scores: HashMap::new(),
+            penta: [0; 5],
+            ranks: vec![Vec::new(); e],
+            points: vec![Vec::new(); e],
+            firsts: vec![0; e],
+            reasons: BTreeMap::new(),
+        }
+    }
+
+    fn add(&mut self, r: &GameRecord) {
+        self.games += 1;
+        let key = match r.decided {
+            Decided::Forfeit => {
+                let cat = r.reason.split([':', '`', '(']).next().unwrap_or("").trim().to_string();
+                match r.culprit {
+                    Some(s) => format!("{cat} ({})", r.seats.get(s).map_or("?", |x| x.as_str())),
+                    None => cat,
+                }
+            }
+            _ => r.reason.clone(),
+        };
+        *self.reasons.entry(key).or_default() += 1;
+        match self.fmt {
+            Format::Duel | Format::Teams => {
+                let Some(s0) = r.seat_engines.iter().position(|&e| e == 0) else { return };
+                let p = r.points[s0];
+                if p == 1.0 {
+                    self.w += 1;
+                } else if p == 0.0 {
+                    self.l += 1;
+                } else {
+                    self.d += 1;
+                }
+                let v = self.pair_scores.entry(r.opening_index).or_default();
+                v.push((r.round, p));
+                if v.len() == 2 && v[0].0 != v[1].0 {
+                    let idx = ((v[0].1 + v[1].1) * 2.0).round() as usize;
+                    self.penta[idx.min(4)] += 1;
+                }
+            }
+            Format::FreeForAll => {
+                for e in 0..self.names.len() {
+                    let seats: Vec<usize> = (0..r.seats.len()).filter(|&s| r.seat_engines[s] == e).collect();
+                    if seats.is_empty() {
+                        continue;
+                    }
+                    for &s in &seats {
+                        self.ranks[e].push(r.ranks[s] as f64);
+                        if r.ranks[s] == 1 && r.points[s] == 1.0 {
+                            self.firsts[e] += 1;
+                        }
+                    }
+                    self.points[e].push(seats.iter().map(|&s| r.points[s]).sum::<f64>() / seats.len() as f64);
+                }
+            }
+        }
+    }
+
+    fn llr(&self, s: &crate::stats::Sprt) -> f64 {
+        if self.penta.iter().sum::<u64>() > 0 {
+            s.llr_pentanomial(&self.penta)
+        } else {
+            s.llr_trinomial(self.w, self.l, self.d)
+        }
+    }
+
+    /// One short line for the progress display.
+    fn short(&self, sprt: Option<&crate::stats::Sprt>) -> String {
+        match self.fmt {
+            Format::FreeForAll => {
+                let parts: Vec<String> = (0..self.names.len())
+                    .map(|e| {
+                        let (m, _) = mean_with_error(&self.ranks[e]).unwrap_or((f64::NAN, 0.0));
+                        format!("{} rank {:.2}", self.names[e], m)
+                    })
+                    .collect();
+                parts.join(", ")
+            }
+            _ => {
+                let mut s = format!("{} {}-{}-{}", self.names[0], self.w, self.l, self.d);
+                if let Some(e) = elo_trinomial(self.w, self.l, self.d) {
+                    s.push_str(&format!(" Elo {}", fmt_elo(e.elo, e.error)));
+                }
+                if let Some(sp) = sprt {
+                    s.push_str(&format!(" LLR {:.2} [{:.2}, {:.2}]", self.llr(sp), sp.lower(), sp.upper()));
+                }
+                s
+            }
+        }
+    }
+
+    fn table(&self, cfg: &Config) -> Vec<String> {
+        let mut out = Vec::new();
+        match self.fmt {
+            Format::Duel | Format::Teams => {
+                let (a, b) = (&self.names[0], &self.names[1]);
+                out.push(format!("Results of {a} vs {b} ({} games):", self.games));
+                out.push(format!("  {:<20} {:>6} {:>6} {:>6} {:>6} {:>7}", "Engine", "Games", "Wins", "Losses", "Draws", "Score"));
+                let n = self.games.max(1) as f64;
+                for (name, w, l) in [(a, self.w, self.l), (b, self.l, self.w)] {
+                    out.push(format!(
+                        "  {:<20} {:>6} {:>6} {:>6} {:>6} {:>6.1}%",
+                        name,
+                        self.games,
+                        w,
+                        l,
+                        self.d,
+                        100.0 * (w as f64 + self.d as f64 / 2.0) / n
+                    ));
+                }
+                match elo_trinomial(self.w, self.l, self.d) {
+                    Some(e) => out.push(format!("  Elo {a} - {b}: {} (95%, games as independent)", fmt_elo(e.elo, e.error))),
+                    None => out.push("  Elo: no games".into()),
+                }
+                let pairs: u64 = self.penta.iter().sum();
+                if let Some(e) = elo_pentanomial(&self.penta) {
+                    out.push(format!("  Elo {a} - {b}: {} (95%, over {pairs} game pairs)", fmt_elo(e.elo, e.error)));
+                }
+                out.push(format!("  LOS: {:.1}%", 100.0 * los(self.w, self.l)));
+                out.push(format!(
+                    "  Pentanomial [0, 1/2, 1, 3/2, 2] pairs for {a}: [{}, {}, {}, {}, {}]",
+                    self.penta[0], self.penta[1], self.penta[2], self.penta[3], self.penta[4]
+                ));
+                if let Some(s) = &cfg.sprt {
+                    let llr = self.llr(s);
+                    let state = match s.state(llr) {
+                        SprtState::Continue => "no decision",
+                        SprtState::H0 => "H0 accepted",
+                        SprtState::H1 => "H1 accepted",
+                    };
+                    out.push(format!(
+                        "  SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} [{:.2}, {:.2}] ({}), {state}",
+                        s.elo0,
+                        s.elo1,
+                        s.alpha,
+                        s.beta,
+                        llr,
+                        s.lower(),
+                        s.upper(),
+                        if pairs > 0 { "pentanomial" } else { "trinomial" }
+                    ));
+                }
+            }
+            Format::FreeForAll => {
+                out.push(format!("Results ({} games, free-for-all):", self.games));
+                out.push(format!(
+                    "  {:<20} {:>6} {:>6} {:>18} {:>18} {:>7} {:>6}",
+                    "Engine", "Games", "Seats", "Mean rank", "Mean points", "Share", "Wins"
+                ));
+                let total: f64 = self.points.iter().map(|p| p.iter().sum::<f64>()).sum();
+                for e in 0..self.names.len() {
+                    let r = mean_with_error(&self.ranks[e]);
+                    let p = mean_with_error(&self.points[e]);
+                    let share = if total > 0.0 { 100.0 * self.points[e].iter().sum::<f64>() / total } else { f64::NAN };
+                    let f = |x: Option<(f64, f64)>| x.map_or("-".to_string(), |(m, e)| format!("{m:.3} ± {e:.3}"));
+                    out.push(format!(
+                        "  {:<20} {:>6} {:>6} {:>18} {:>18} {:>6.1}% {:>6}",
+                        self.names[e],
+                        self.points[e].len(),
+                        self.ranks[e].len(),
+                        f(r),
+                        f(p),
+                        share,
+                        self.firsts[e]
+                    ));
+                }
+                out.push("  (points per game: 1 first … 0 last, shared places averaged; ± is the 95% error bar)".into());
+            }
+        }
+        let reasons: Vec<String> = self.reasons.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        out.push(format!("  Endings: {}", reasons.join(", ")));
+        out
+    }
+}
+
+fn fmt_elo(elo: f64, err: f64) -> String {
+    let e = if elo.is_finite() { format!("{elo:+.1}") } else if elo > 0.0 { "+inf".into() } else { "-inf".into() };
+    if err.is_finite() {
+        format!("{e} ± {err:.1}")
+    } else {
+        format!("{e} ± ?")
+    }
+}
+
+/// CPU time of this process (all threads), seconds, from `/proc/self/stat`.
+pub fn cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = &s[s.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    // Fields 14 and 15 of the file (utime, stime) are 11 and 12 after the name.
+    let ut: f64 = f.get(11)?.parse().ok()?;
+    let st: f64 = f.get(12)?.parse().ok()?;
+    Some((ut + st) / 100.0) // USER_HZ is 100 on Linux
+}
+
+/// The match fingerprint stored in every record.
+fn match_id(cfg: &Config, variant: &str) -> String {
+    let engines: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
+    format!(
+        "{variant} seed={} engines={} openings={} plies={} setup={}",
+        cfg.seed,
+        engines.join(","),
+        cfg.openings.as_ref().map_or("-".to_string(), |p| p.display().to_string()),
+        cfg.random_plies,
+        cfg.random_setup
+    )
+}
+
+fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary, RunError> {
+    let usage = RunError::Usage;
+    // Rule options: an engine option that is one of the game's own options is
+    // a rule; the referee plays by it and every engine gets it.
+    let mut opts = G::default_options(variant);
+    let specs = G::option_specs(variant);
+    let mut rules: Vec<(String, String)> = Vec::new();
+    for e in &cfg.engines {
+        for (k, v) in &e.options {
+            if let Some(spec) = specs.iter().find(|s| s.name.eq_ignore_ascii_case(k)) {
+                match rules.iter().find(|r| r.0 == spec.name) {
+                    Some(prev) if prev.1 != *v => {
+                        return Err(usage(format!("rule option {} differs between the engines ({} and {v})", spec.name, prev.1)))
+                    }
+                    Some(_) => {}
+                    None => {
+                        G::set_option(&mut opts, spec.name, v).map_err(|e| usage(format!("option {}: {e}", spec.name)))?;
+                        rules.push((spec.name.to_string(), v.clone()));
+                    }
+                }
+            }
+        }
+    }
+    let engine_options: Vec<Vec<(String, String)>> = cfg
+        .engines
+        .iter()
+        .map(|e| {
+            let mut o = e.options.clone();
+            for r in &rules {
+                if !o.iter().any(|x| x.0.eq_ignore_ascii_case(&r.0)) {
+                    o.push(r.clone());
+                }
+            }
+            o
+        })
+        .collect();
+
+    let start = G::startpos(&opts);
+    let fmt = format_of(&start);
+    let seats = start.seats();
+    let n_eng = cfg.engines.len();
+    match fmt {
+        Format::Duel | Format::Teams if n_eng != 2 => {
+            return Err(usage(format!("{variant} is played by two sides: give exactly two engines (got {n_eng})")))
+        }
+        Format::FreeForAll if n_eng != 2 && n_eng != seats => {
+            return Err(usage(format!("{variant} is free-for-all with {seats} seats: give 2 or {seats} engines (got {n_eng})")))
+        }
+        _ => {}
+    }
+    if fmt == Format::FreeForAll && cfg.sprt.is_some() {
+        return Err(usage("--sprt needs a game of two sides (not free-for-all)".into()));
+    }
+    if fmt == Format::FreeForAll && cfg.resign.is_some() {
+        return Err(usage("--resign needs a game of two sides (not free-for-all)".into()));
+    }
+    let file_openings = match &cfg.openings {
+        Some(p) => Some(read_openings::<G>(p, &opts).map_err(usage)?),
+        None => None,
+    };
+    let per_opening: u64 = match fmt {
+        Format::FreeForAll => n_eng as u64,
+        _ => 2,
+    };
+    let total = cfg.games.map_or(per_opening, u64::from);
+    let maxturns = cfg.maxturns.unwrap_or_else(|| G::default_maxturns(variant));
+    // Sides 0/1 in the order of the seats (seat 1's side first).
+    let side_index = |s: usize| usize::from(start.side_of(s) != start.side_of(0));
+    let seat_engines = |round: u32| -> Vec<usize> {
+        (0..seats)
+            .map(|s| match fmt {
+                Format::FreeForAll => (s + round as usize) % n_eng,
+                _ => (side_index(s) + round as usize) % 2,
+            })
+            .collect()
+    };
+    let mid = match_id(&cfg, variant);
+
+    // Earlier records (--resume).
+    let mut earlier: Vec<GameRecord> = Vec::new();
+    if let Some(path) = &cfg.records {
+        if cfg.resume && path.exists() {
+            earlier = read_records(path).map_err(usage)?;
+            for r in &earlier {
+                if r.match_id != mid {
+                    return Err(usage(format!(
+                        "--resume: {} holds game {} of another match ({}); this match is ({mid})",
+                        path.display(),
+                        r.game,
+                        r.match_id
+                    )));
+                }
+                r.verify::<G>(&opts).map_err(|e| usage(format!("--resume: record of game {}: {e}", r.game)))?;
+            }
+        } else if !cfg.resume && path.exists() && std::fs::metadata(path).map(|m| m.len() > 0).unwrap_or(false) {
+            return Err(usage(format!("records file {} exists: use --resume to continue it, or another file", path.display())));
+        }
+    }
+    let done: HashSet<u64> = earlier.iter().map(|r| r.game).collect();
+
+    let log = match &cfg.log {
+        Some(p) => Some(Log::create(p).map_err(usage)?),
+        None => None,
+    };
+
+    // Every engine once: it starts, knows the variant and takes its options.
+    for (e, ecfg) in cfg.engines.iter().enumerate() {
+        let mut p = EngineProc::spawn(ecfg, log.clone()).map_err(usage)?;
+        let r = p.init(variant, &engine_options[e], HANDSHAKE);
+        p.shutdown();
+        r.map_err(|m| usage(format!("engine {} failed its start: {m}", ecfg.name)))?;
+    }
+
+    let mut writer = match &cfg.records {
+        Some(p) => Some(RecordWriter::open(p).map_err(usage)?),
+        None => None,
+    };
+    let mut pgn = match &cfg.pgnout {
+        Some(p) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| usage(format!("cannot open {}: {e}", p.display())))?,
+        ),
+        None => None,
+    };
+
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let mut tally = Tally::new(fmt, names.clone());
+    for r in &earlier {
+        tally.add(r);
+    }
+    let seat_names: Vec<&str> = (0..seats).map(|s| start.seat_name(s)).collect();
+    let tty = std::io::stdout().is_terminal();
+    let queue: Mutex<VecDeque<u64>> = Mutex::new((0..total).filter(|g| !done.contains(g)).collect());
+    let to_play = queue.lock().map(|q| q.len()).unwrap_or(0);
+    println!(
+        "Match {variant}: {} games ({} to play), engines {}, seed {}, concurrency {}{}",
+        total,
+        to_play,
+        names.join(" vs "),
+        cfg.seed,
+        cfg.concurrency,
+        if maxturns > 0 { format!(", turn cap {maxturns}") } else { String::new() }
+    );
+
+    let cfg = Arc::new(cfg);
+    let ctx = MatchCtx::<G> {
+        variant,
+        opts: opts.clone(),
+        cfg: cfg.clone(),
+        engine_options,
+        maxturns,
+        log,
+        match_id: mid,
+    };
+    let stop = AtomicBool::new(false);
+    let wall = Instant::now();
+    let mut played = 0u64;
+    let mut sprt_state = None;
+    let mut fatal: Option<String> = None;
+
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<GameRecord>();
+        for w in 0..cfg.concurrency.min(to_play.max(1)) {
+            let tx = tx.clone();
+            let (ctx, queue, stop, file_openings) = (&ctx, &queue, &stop, &file_openings);
+            let seat_engines = &seat_engines;
+            std::thread::Builder::new()
+                .name(format!("game worker {w}"))
+                .spawn_scoped(scope, move || {
+                    let mut slots = Slots::default();
+                    loop {
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let Some(game) = queue.lock().ok().and_then(|mut q| q.pop_front()) else { break };
+                        let opening_index = game / per_opening;
+                        let round = (game % per_opening) as u32;
+                        let opening = make_opening::<G>(
+                            file_openings.as_deref(),
+                            ctx.cfg.random_plies,
+                            ctx.cfg.random_setup,
+                            &ctx.opts,
+                            ctx.cfg.seed,
+                            opening_index,
+                        );
+                        let job = Job { game, opening_index, round, opening, seat_engines: seat_engines(round) };
+                        let rec = play_game(ctx, &job, &mut slots);
+                        if tx.send(rec).is_err() {
+                            break;
+                        }
+                    }
+                    slots.shutdown();
+                })
+                .expect("spawn a worker thread");
+        }
+        drop(tx);
+        for rec in rx {
+            played += 1;
+            if let Some(w) = &mut writer {
+                if let Err(e) = w.write(&rec) {
+                    fatal = Some(format!("cannot write the records: {e}"));
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            if let Some(f) = &mut pgn {
+                let text = crate::pgn::write(&rec, &seat_names, fmt != Format::FreeForAll);
+                if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
+                    fatal = Some(format!("cannot write the PGN file: {e}"));
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            tally.add(&rec);
+            let line = tally.short(cfg.sprt.as_ref());
+            if tty {
+                print!("\r\x1b[K[{}/{}] {line}", tally.games, total);
+            } else {
+                let who: Vec<String> =
+                    rec.seats.iter().enumerate().map(|(s, n)| format!("{}={}", seat_names[s], n)).collect();
+                println!(
+                    "Game {} [{}/{}] ({}): {} ({}) | {line}",
+                    rec.game + 1,
+                    tally.games,
+                    total,
+                    who.join(" "),
+                    rec.result,
+                    rec.reason
+                );
+            }
+            let _ = std::io::stdout().flush();
+            if let Some(s) = &cfg.sprt {
+                let st = s.state(tally.llr(s));
+                if st != SprtState::Continue && sprt_state.is_none() {
+                    sprt_state = Some(st);
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    });
+    if tty {
+        println!();
+    }
+    if let Some(f) = fatal {
+        return Err(RunError::Fatal(f));
+    }
+    let mut table = tally.table(&cfg);
+    if let Some(st) = sprt_state {
+        table.insert(0, format!("SPRT stopped the match: {}", if st == SprtState::H1 { "H1 accepted" } else { "H0 accepted" }));
+    }
+    table.push(format!(
+        "  Runner: {:.1} s wall, {} CPU (its own threads, not the engines)",
+        wall.elapsed().as_secs_f64(),
+        cpu_seconds().map_or("?".to_string(), |c| format!("{c:.2} s"))
+    ));
+    for l in &table {
+        println!("{l}");
+    }
+    Ok(Summary { played, counted: tally.games, sprt: sprt_state, table })
+}
