@@ -247,6 +247,16 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn alt_notations(&self) -> Vec<(&'static str, String)> {
         Vec::new()
     }
+    /// The game from `start` through `turns` (legal turn tokens) in the
+    /// game's record format (PGN4 for `teamchess`), or `None` if it has none.
+    fn write_record(_start: &Self, _turns: &[String]) -> Option<Result<String, PositionError>> {
+        None
+    }
+    /// Reads a record written in that format: the start position and the
+    /// turns, or `None` if the game has no record format.
+    fn read_record(_text: &str, _opts: &Self::Options) -> Option<Result<(Self, Vec<String>), PositionError>> {
+        None
+    }
     /// A text picture of the board for `d`.
     fn render(&self) -> String;
 

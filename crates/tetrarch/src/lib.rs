@@ -279,6 +279,8 @@ impl Engine {
                 Ok(())
             }
             "query" => self.session.ops_ref().query(args, &self.out),
+            "record" if !args.is_empty() => Err(format!("record: unexpected {}", quote(args[0]))),
+            "record" => self.session.ops_ref().record(&self.out),
             _ => Err(format!("unknown command {}", quote(cmd))),
         };
         if let Err(e) = r {

@@ -41,6 +41,14 @@ enum Command {
         #[arg(long)]
         bulk: bool,
     },
+    /// Reads a game record (PGN4 for teamchess) and prints the `position`
+    /// command that replays it. (The protocol command `record` writes one.)
+    Record {
+        /// The variant (`teamchess`).
+        variant: String,
+        /// The record file.
+        file: String,
+    },
     /// Searches the built-in positions of every game to a fixed depth with one
     /// thread; the last line is `<nodes> nodes <nps> nps`.
     Bench {
@@ -90,6 +98,13 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Record { variant, file }) => match tools::record_cli(&variant, &file, &out) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some(Command::Bench { depth, variant }) => {
             if depth == Some(0) {
                 eprintln!("error: --depth must be at least 1");

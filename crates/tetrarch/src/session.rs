@@ -40,6 +40,9 @@ pub trait SessionOps: Send {
     fn new_game(&mut self);
     /// `position …` (the words after `position`).
     fn position(&mut self, args: &[&str]) -> Result<(), String>;
+    /// `record`: the game since the last `position` command in the game's
+    /// record format (PGN4 for `teamchess`).
+    fn record(&self, out: &Out) -> Result<(), String>;
     /// `go …` (the words after `go`): starts a job, or answers at once
     /// (`go setup`).
     fn go(&mut self, args: &[&str], settings: &Settings, out: &Out) -> Result<Option<Job>, String>;
@@ -68,6 +71,8 @@ pub struct Session<G: Game> {
     history: Vec<u64>,
     /// The turn tokens played since the last `position` command.
     turns: Vec<String>,
+    /// The position that command set up (for `record`).
+    start: G,
     searcher: Arc<Mutex<Searcher<G>>>,
     hash_mb: usize,
     /// `go setup` calls so far (varies the proposals).
@@ -233,6 +238,7 @@ impl<G: Game> Session<G> {
             specs: G::option_specs(variant),
             ffa: is_free_for_all(&pos),
             opts,
+            start: pos.clone(),
             pos,
             history: Vec::new(),
             turns: Vec::new(),
@@ -254,7 +260,7 @@ impl<G: Game> Session<G> {
 
     /// Parses a `position` command into (position, history, turns) without
     /// touching the session.
-    fn parse_position(&self, args: &[&str]) -> Result<(G, Vec<u64>, Vec<String>), String> {
+    fn parse_position(&self, args: &[&str]) -> Result<(G, G, Vec<u64>, Vec<String>), String> {
         let split = args.iter().position(|w| *w == "moves");
         let (head, moves) = match split {
             Some(i) => (&args[..i], &args[i + 1..]),
@@ -288,6 +294,7 @@ impl<G: Game> Session<G> {
                 return Err(format!("position: expected `startpos`, `fen` or `setup`, not {}", quote(w)))
             }
         };
+        let start = pos.clone();
         let mut history = Vec::new();
         let mut turns = Vec::with_capacity(moves.len());
         for (i, tok) in moves.iter().enumerate() {
@@ -301,7 +308,7 @@ impl<G: Game> Session<G> {
             play_turn(&mut pos, &acts);
             turns.push(tok.to_string());
         }
-        Ok((pos, history, turns))
+        Ok((start, pos, history, turns))
     }
 
     fn limits(&self, g: &GoSearch, settings: &Settings) -> Limits {
@@ -483,12 +490,25 @@ impl<G: Game> SessionOps for Session<G> {
     fn new_game(&mut self) {
         lock(&self.searcher).clear();
         self.pos = G::startpos(&self.opts);
+        self.start = self.pos.clone();
         self.history.clear();
         self.turns.clear();
     }
 
+    fn record(&self, out: &Out) -> Result<(), String> {
+        match G::write_record(&self.start, &self.turns) {
+            None => Err(format!("record: variant {} has no record format", self.variant)),
+            Some(Err(e)) => Err(format!("record: {e}")),
+            Some(Ok(text)) => {
+                out.lines(text.lines());
+                Ok(())
+            }
+        }
+    }
+
     fn position(&mut self, args: &[&str]) -> Result<(), String> {
-        let (pos, history, turns) = self.parse_position(args)?;
+        let (start, pos, history, turns) = self.parse_position(args)?;
+        self.start = start;
         self.pos = pos;
         self.history = history;
         self.turns = turns;

@@ -200,3 +200,34 @@ pub fn bench(depth: Option<u32>, only: Option<&str>, out: &Out) -> Result<u64, S
     out.line(format!("{nodes} nodes {} nps", per_second(nodes, time)));
     Ok(nodes)
 }
+
+struct RecordVisitor<'a> {
+    text: &'a str,
+    out: &'a Out,
+}
+
+impl GameVisitor for RecordVisitor<'_> {
+    type Output = Result<(), String>;
+
+    fn visit<G: Game>(self, variant: &'static str) -> Result<(), String> {
+        let opts = G::default_options(variant);
+        let (start, turns) = G::read_record(self.text, &opts)
+            .ok_or_else(|| format!("variant {variant} has no record format"))?
+            .map_err(|e| e.to_string())?;
+        let mut line = format!("position fen {}", start.position_string());
+        if !turns.is_empty() {
+            line += " moves ";
+            line += &turns.join(" ");
+        }
+        self.out.line(line);
+        Ok(())
+    }
+}
+
+/// `tetrarch record <variant> <file>`: reads a game record (PGN4 for
+/// `teamchess`) and prints the `position` command that replays it.
+pub fn record_cli(variant: &str, path: &str, out: &Out) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", quote(path)))?;
+    with_variant(variant, RecordVisitor { text: &text, out })
+        .ok_or_else(|| format!("unknown variant {} (known: {})", quote(variant), variants().join(", ")))?
+}

@@ -517,3 +517,27 @@ fn teamchess_fen4_clock_letters_and_dialect() {
     let v = e.until(|l| l.starts_with("bestmove"));
     assert!(v.last().unwrap().split(' ').nth(1).unwrap().contains('-'), "{v:?}");
 }
+
+#[test]
+fn teamchess_record_is_pgn4_and_reads_back() {
+    let mut e = Engine::start();
+    e.ask("setoption name UCI_Variant value teamchess");
+    e.ask("position startpos moves h2h4 b8c8 h13h11 m8l8");
+    let text = e.ask("record");
+    assert!(text.iter().any(|l| l == "[Variant \"Teams\"]"), "{text:?}");
+    assert!(text.iter().any(|l| l == "1. h2-h4 .. b8-c8 .. h13-h11 .. m8-l8+"), "{text:?}");
+    let path = std::env::temp_dir().join(format!("tetrarch-record-{}.pgn4", std::process::id()));
+    std::fs::write(&path, text.join("\n")).unwrap();
+    let (ok, out) = cli(&["record", "teamchess", path.to_str().unwrap()]);
+    assert!(ok, "{out}");
+    assert!(out.trim_end().ends_with(" moves h2h4 b8c8 h13h11 m8l8"), "{out}");
+    // The printed command replays the game.
+    assert!(e.ask(out.trim_end()).is_empty());
+    // fourchess has no record format: an error, nothing changes.
+    e.ask("setoption name UCI_Variant value fourchess");
+    let v = e.ask("record");
+    assert!(v.len() == 1 && is_error(&v[0]), "{v:?}");
+    let (ok, _) = cli(&["record", "fourchess", path.to_str().unwrap()]);
+    assert!(!ok);
+    let _ = std::fs::remove_file(path);
+}

@@ -154,6 +154,15 @@ impl Game for TeamChess {
         notation::render(self)
     }
 
+    fn write_record(start: &Self, turns: &[String]) -> Option<Result<String, PositionError>> {
+        let names = ["Red".into(), "Blue".into(), "Yellow".into(), "Green".into()];
+        Some(pgn4::write(start, turns, &names))
+    }
+
+    fn read_record(text: &str, opts: &Options) -> Option<Result<(Self, Vec<String>), PositionError>> {
+        Some(pgn4::read(text, opts).map(|r| (r.start, r.turns)))
+    }
+
     fn alt_notations(&self) -> Vec<(&'static str, String)> {
         vec![("FEN4", to_fen4(self))]
     }
