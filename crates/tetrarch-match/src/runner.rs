@@ -255,6 +255,7 @@ impl Tally {
 }
 
 fn fmt_elo(elo: f64, err: f64) -> String {
+    let elo = if elo == 0.0 { 0.0 } else { elo }; // no "-0.0"
     let e = if elo.is_finite() { format!("{elo:+.1}") } else if elo > 0.0 { "+inf".into() } else { "-inf".into() };
     if err.is_finite() {
         format!("{e} ± {err:.1}")

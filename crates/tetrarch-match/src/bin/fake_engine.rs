@@ -8,7 +8,8 @@
 //!   `none` (`bestmove (none)`), `empty` (`bestmove` without a turn);
 //!   and at start: `silent` (never `uciok`), `exit` (exits at once),
 //!   `badoption` (rejects every `setoption` but the variant).
-//! - `after=N`: good turns before misbehaving (per process; default 0).
+//! - `after=N`: good turns in each game before misbehaving (default 0);
+//!   `after=LO-HI`: a random number in that range, drawn for every game.
 //! - `score=CP`: the score of its `info` line (default 0).
 //! - `seed=S`: seed of its random choices (default 1).
 //! - `think=MS`: time a good turn takes (default 0).
@@ -34,7 +35,7 @@ impl Visitor for Legal<'_> {
 
 fn main() {
     let mut mode = "good".to_string();
-    let mut after = 0u64;
+    let mut after_range = (0u64, 0u64);
     let mut score = 0i64;
     let mut seed = 1u64;
     let mut delay = 3000u64;
@@ -43,7 +44,12 @@ fn main() {
         let (k, v) = a.split_once('=').unwrap_or((a.as_str(), ""));
         match k {
             "mode" => mode = v.to_string(),
-            "after" => after = v.parse().unwrap_or(0),
+            "after" => {
+                after_range = match v.split_once('-') {
+                    Some((a, b)) => (a.parse().unwrap_or(0), b.parse().unwrap_or(0)),
+                    None => (v.parse().unwrap_or(0), v.parse().unwrap_or(0)),
+                }
+            }
             "score" => score = v.parse().unwrap_or(0),
             "seed" => seed = v.parse().unwrap_or(1),
             "delay" => delay = v.parse().unwrap_or(3000),
@@ -56,6 +62,9 @@ fn main() {
     }
     let mut variant = "fourchess".to_string();
     let mut position = "startpos".to_string();
+    let mut rng = tetrarch_match::openings::Rng(seed ^ (std::process::id() as u64) << 20);
+    let mut draw_after = move || after_range.0 + rng.next_u64() % (after_range.1.saturating_sub(after_range.0) + 1);
+    let mut after = draw_after();
     let mut gos = 0u64;
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
@@ -84,6 +93,10 @@ fn main() {
                 }
             }
             Some("position") => position = words[1..].join(" "),
+            Some("ucinewgame") => {
+                gos = 0;
+                after = draw_after();
+            }
             Some("quit") => return,
             Some("go") => {
                 gos += 1;
