@@ -4,3 +4,4 @@ pub mod fourchess;
 pub mod queenskings;
 pub mod quattuor;
 pub mod teamchess;
+pub mod quadranj;

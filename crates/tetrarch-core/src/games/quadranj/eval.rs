@@ -1,0 +1,181 @@
+//! Static evaluation of Quadranj. All weights are here.
+//!
+//! Terms for a seat (for `quadranj4`: the seat minus the average of the
+//! other seats in the game; for `quadranj`: minus the opponent):
+//! - `material`: units on the board by value (§3.3) plus the tally;
+//! - `race`: the royal's and the lone pilots' (burglar candidates') distance
+//!   to the home;
+//! - `threats`: enemy units the seat would capture by custodian capture at
+//!   the end of its turn, minus its own units that an enemy would capture;
+//! - `royal`: the royal's free orthogonal neighbours; a boxed-in royal loses.
+
+use super::board::{Sq, NO_SQ};
+use super::cell::{self, T_PILOT, T_ROYAL};
+use super::moves::{kind, Action};
+use super::{Burglar, Quadranj};
+
+/// Centipawns per half unit of value.
+pub const HALF_UNIT: i32 = 50;
+/// Tally weight per half unit (a lead on captures decides the long games).
+pub const TALLY: i32 = 20;
+/// Race bonus per square the royal is closer to home.
+pub const ROYAL_RACE: i32 = 12;
+/// Race bonus per square a possible burglar is closer to home.
+pub const PILOT_RACE: i32 = 6;
+/// A pending custodian capture, per half unit of the captured value.
+pub const THREAT: i32 = 30;
+/// Per free orthogonal neighbour of the royal.
+pub const ROYAL_FREE: i32 = 15;
+/// A royal with no slide or swap.
+pub const BOXED: i32 = 600;
+
+fn dist(p: &Quadranj, a: Sq, b: Sq) -> i32 {
+    let g = p.geo;
+    let df = (g.file(a) as i32 - g.file(b) as i32).abs();
+    let dr = (g.rank(a) as i32 - g.rank(b) as i32).abs();
+    df.max(dr)
+}
+
+/// Whether `by` would capture the unit on `u` at the end of its turn.
+fn custodian_threat(p: &Quadranj, by: usize, u: Sq) -> bool {
+    let g = p.geo;
+    let mine = p.st.own[by];
+    let st = &g.step[u];
+    let has = |d: usize| st[d] != NO_SQ && mine.has(st[d] as Sq);
+    if !((has(0) && has(2)) || (has(1) && has(3))) {
+        return false;
+    }
+    let sum: u32 = (g.nbr8[u] & mine).into_iter().map(|v| cell::value2(p.st.cell[v])).sum();
+    sum >= 2 * cell::value2(p.st.cell[u])
+}
+
+fn seat_terms(p: &Quadranj, s: usize) -> [i32; 4] {
+    if !p.in_game(s) {
+        return [0; 4];
+    }
+    let st = &p.st;
+    let g = p.geo;
+    let home = g.home[s] as Sq;
+    let mut material = st.tally[s] as i32 * TALLY;
+    let mut race = 0;
+    let far = g.n as i32 - 1;
+    let may_burgle = st.burglar[s] != Burglar::None;
+    for u in st.own[s] {
+        let c = st.cell[u];
+        if cell::kind(c) != T_ROYAL {
+            material += cell::value2(c) as i32 * HALF_UNIT;
+        }
+        if cell::kind(c) == T_PILOT && may_burgle && p.lone_is_burglar(s, u) {
+            race = race.max((far - dist(p, u, home)) * PILOT_RACE);
+        }
+    }
+    let r = st.royal[s];
+    let mut royal = 0;
+    if r != NO_SQ {
+        race += (far - dist(p, r as Sq, home)) * ROYAL_RACE;
+        let free = (g.nbr4[r as Sq] & !st.occ & g.all).count() as i32;
+        royal += free * ROYAL_FREE;
+        if p.royal_immobile(s) {
+            royal -= BOXED;
+        }
+    }
+    let mut threats = 0;
+    for u in st.occ & !st.walls & !st.own[s] {
+        if cell::kind(st.cell[u]) != T_ROYAL && custodian_threat(p, s, u) {
+            threats += cell::value2(st.cell[u]) as i32 * THREAT;
+        }
+    }
+    for u in st.own[s] {
+        if cell::kind(st.cell[u]) == T_ROYAL {
+            continue;
+        }
+        for e in 0..g.seats {
+            if e != s && p.in_game(e) && custodian_threat(p, e, u) {
+                threats -= cell::value2(st.cell[u]) as i32 * THREAT;
+                break;
+            }
+        }
+    }
+    [material, race, threats, royal]
+}
+
+/// The terms for `seat`, relative to its opponents.
+pub fn terms(p: &Quadranj, seat: usize) -> Vec<(&'static str, i32)> {
+    let mine = seat_terms(p, seat);
+    let others: Vec<usize> = (0..p.geo.seats).filter(|&s| s != seat && p.in_game(s)).collect();
+    let mut rel = mine;
+    if !others.is_empty() {
+        let mut sum = [0i32; 4];
+        for &o in &others {
+            let t = seat_terms(p, o);
+            for i in 0..4 {
+                sum[i] += t[i];
+            }
+        }
+        for i in 0..4 {
+            rel[i] -= sum[i] / others.len() as i32;
+        }
+    }
+    vec![("material", rel[0]), ("race", rel[1]), ("threats", rel[2]), ("royal", rel[3])]
+}
+
+/// The static evaluation for `seat`.
+pub fn evaluate(p: &Quadranj, seat: usize) -> i32 {
+    terms(p, seat).iter().map(|t| t.1).sum()
+}
+
+fn enemy_pilot(p: &Quadranj, s: Sq) -> bool {
+    let c = p.st.cell[s];
+    cell::is_unit(c) && cell::kind(c) == T_PILOT && cell::owner(c) != p.st.to_move as usize
+}
+
+/// Half units an action captures at once (landing on lone pilots; a charge
+/// counts its target's value as a possible removal).
+fn captured(p: &Quadranj, a: Action) -> i32 {
+    let g = p.geo;
+    match a.kind {
+        kind::MOVE | kind::CLIMB_OUT => enemy_pilot(p, a.b as Sq) as i32,
+        kind::CLIMB_IN if a.c == kind::DRIVE_STEP => enemy_pilot(p, a.x as Sq) as i32,
+        kind::CHARGE => cell::value2(p.st.cell[a.b as Sq]) as i32,
+        kind::UNSTACK => {
+            let mut n = 0;
+            let mut cur = a.a as Sq;
+            let mut sqs = [cur; 10];
+            for (j, (d, _)) in a.links().enumerate() {
+                cur = g.step[cur][d] as Sq;
+                sqs[j + 1] = cur;
+                n += enemy_pilot(p, cur) as i32;
+            }
+            if a.c != 0 {
+                let xi = sqs[(a.c & 15) as usize];
+                n += enemy_pilot(p, g.step[xi][((a.c >> 4) - 1) as usize] as Sq) as i32;
+            }
+            n
+        }
+        _ => 0,
+    }
+}
+
+/// Captures (and charges, which may remove their target).
+pub fn is_tactical(p: &Quadranj, a: Action) -> bool {
+    captured(p, a) > 0
+}
+
+/// Move ordering: captures by value, then home runs, stacking, the rest.
+pub fn order_hint(p: &Quadranj, a: Action) -> i32 {
+    let me = p.st.to_move as usize;
+    let mut h = captured(p, a) * 100;
+    let home = p.geo.home[me] as Sq;
+    match a.kind {
+        kind::MOVE => {
+            if a.b as Sq == home {
+                h += 10_000;
+            }
+            h += 8 - dist(p, a.b as Sq, home) + dist(p, a.a as Sq, home);
+        }
+        kind::STACK => h += 5 + a.c as i32,
+        kind::UNSTACK => h -= 5,
+        _ => {}
+    }
+    h
+}

@@ -1,0 +1,823 @@
+//! Position strings (§7), action tokens (§8) and the text board of `d`.
+
+use super::board::Sq;
+use super::cell::{self, T_GUARD, T_PILOT, T_ROYAL, WALL};
+use super::moves::{kind, Action, ActionVec};
+use super::{Burglar, Options, Quadranj};
+use crate::bitboard::Bb128;
+use crate::game::{Game, PositionError, TokenError};
+
+const FIELDS: [&str; 9] = [
+    "board",
+    "seat to move",
+    "action index",
+    "moved marks",
+    "seats in the game",
+    "tallies",
+    "burglars",
+    "quiet counter",
+    "turn number",
+];
+
+fn ferr(field: usize, msg: impl AsRef<str>) -> PositionError {
+    PositionError::new(format!("field {} ({}): {}", field, FIELDS[field - 1], msg.as_ref()))
+}
+
+fn decimal(t: &str) -> Option<u32> {
+    if t.is_empty() || t.len() > 9 || !t.bytes().all(|c| c.is_ascii_digit()) || (t.len() > 1 && t.starts_with('0')) {
+        return None;
+    }
+    t.parse().ok()
+}
+
+/// A tally in half units: `n` or `n.5`.
+fn parse_tally(t: &str) -> Option<u32> {
+    match t.strip_suffix(".5") {
+        Some(w) => decimal(w).map(|v| 2 * v + 1),
+        None => decimal(t).map(|v| 2 * v),
+    }
+}
+
+fn write_tally(v: u32, out: &mut String) {
+    out.push_str(&(v / 2).to_string());
+    if v % 2 == 1 {
+        out.push_str(".5");
+    }
+}
+
+/// Parses and validates a position string (§7.11).
+pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError> {
+    let f: Vec<&str> = s.split([' ', '\t']).filter(|w| !w.is_empty()).collect();
+    if f.len() != 9 {
+        return Err(PositionError::new(format!("expected 9 fields, found {}", f.len())));
+    }
+    let mut p = Quadranj::empty(opts);
+    let g = p.geo;
+    let n = g.n;
+    let seats = g.seats;
+    let letters = &g.letters[..seats];
+    let names: [&str; 4] = if seats == 2 { ["Red", "Blue", "", ""] } else { ["Green", "Blue", "Yellow", "Red"] };
+    let lname = |s: usize| names[s];
+
+    // Field 1: the board's syntax.
+    let ranks: Vec<&str> = f[0].split('/').collect();
+    if ranks.len() != n {
+        return Err(ferr(1, format!("expected {n} ranks, found {}", ranks.len())));
+    }
+    let mut cells = [0u8; 100];
+    for (i, rk) in ranks.iter().enumerate() {
+        let r = n - 1 - i;
+        let rn = r + 1;
+        if rk.is_empty() {
+            return Err(ferr(1, format!("rank {rn} is empty")));
+        }
+        let b = rk.as_bytes();
+        let mut file = 0usize;
+        let mut j = 0;
+        let mut prev_count = false;
+        while j < b.len() {
+            let c = b[j];
+            if c.is_ascii_digit() {
+                let st = j;
+                while j < b.len() && b[j].is_ascii_digit() {
+                    j += 1;
+                }
+                let run = &rk[st..j];
+                if run.starts_with('0') {
+                    return Err(ferr(1, format!("rank {rn}: count `{run}` is 0 or starts with 0")));
+                }
+                if prev_count {
+                    return Err(ferr(1, format!("rank {rn}: two counts touch")));
+                }
+                let v: usize = run.parse().unwrap_or(usize::MAX);
+                if v > n || file + v > n {
+                    return Err(ferr(1, format!("rank {rn} has more than {n} squares")));
+                }
+                file += v;
+                prev_count = true;
+                continue;
+            }
+            prev_count = false;
+            let code;
+            if c == b'X' {
+                code = WALL;
+                j += 1;
+            } else if let Some(seat) = letters.iter().position(|&l| l == c) {
+                j += 1;
+                let Some(&t) = b.get(j) else {
+                    return Err(ferr(1, format!("rank {rn}: seat letter `{}` without a unit", c as char)));
+                };
+                if t.is_ascii_digit() {
+                    let st = j;
+                    while j < b.len() && b[j].is_ascii_digit() {
+                        j += 1;
+                    }
+                    let run = &rk[st..j];
+                    let h: usize = run.parse().unwrap_or(usize::MAX);
+                    if run.starts_with('0') || h < 2 {
+                        return Err(ferr(1, format!("rank {rn}: height `{run}` must be 2 or more without leading zeros")));
+                    }
+                    match b.get(j) {
+                        Some(b'B') => {}
+                        Some(&u) if matches!(u, b'K' | b'G' | b'P' | b'X') => {
+                            return Err(ferr(1, format!("rank {rn}: a height is given to `{}` (only `B` has one)", u as char)))
+                        }
+                        _ => return Err(ferr(1, format!("rank {rn}: height `{run}` not followed by `B`"))),
+                    }
+                    j += 1;
+                    if h > cell::MAX_HEIGHT {
+                        return Err(ferr(1, format!("rank {rn}: a column of height {h} has more pilots than a seat has")));
+                    }
+                    code = cell::column(seat, h);
+                } else {
+                    j += 1;
+                    code = match t {
+                        b'K' => cell::unit(seat, T_ROYAL),
+                        b'G' => cell::unit(seat, T_GUARD),
+                        b'P' => cell::unit(seat, T_PILOT),
+                        b'B' => cell::column(seat, 1),
+                        _ => {
+                            return Err(ferr(
+                                1,
+                                format!("rank {rn}: `{}{}` is not a unit (K, G, P, B after a seat letter)", c as char, t as char),
+                            ))
+                        }
+                    };
+                }
+            } else {
+                return Err(ferr(
+                    1,
+                    format!(
+                        "rank {rn}: character `{}` is not a seat letter ({}), K, G, P, B, X, a digit or `/`",
+                        c as char,
+                        letters.iter().map(|&l| l as char).collect::<String>()
+                    ),
+                ));
+            }
+            if file >= n {
+                return Err(ferr(1, format!("rank {rn} has more than {n} squares")));
+            }
+            cells[g.sq(file, r)] = code;
+            file += 1;
+        }
+        if file != n {
+            return Err(ferr(1, format!("rank {rn} has {file} squares, expected {n}")));
+        }
+    }
+
+    // Field 5: seats in the game.
+    let sig = f[4];
+    let mut in_game = 0u8;
+    let mut last: i32 = -1;
+    if sig.is_empty() {
+        return Err(ferr(5, "empty"));
+    }
+    for c in sig.bytes() {
+        let Some(s) = letters.iter().position(|&l| l == c) else {
+            return Err(ferr(5, format!("`{}` is not a seat of the variant", c as char)));
+        };
+        if in_game >> s & 1 != 0 {
+            return Err(ferr(5, format!("`{}` is repeated", c as char)));
+        }
+        if (s as i32) < last {
+            return Err(ferr(5, "not in seat order"));
+        }
+        last = s as i32;
+        in_game |= 1 << s;
+    }
+    if seats == 2 && sig != "rb" {
+        return Err(ferr(5, "must be `rb` in quadranj"));
+    }
+    p.st.in_game = in_game;
+
+    // Field 2: seat to move; field 3: action index.
+    let tm = f[1].as_bytes();
+    let to_move = match (tm.len(), tm.first().and_then(|&c| letters.iter().position(|&l| l == c))) {
+        (1, Some(s)) => s,
+        _ => return Err(ferr(2, format!("`{}` is not a seat of the variant", f[1]))),
+    };
+    if in_game >> to_move & 1 == 0 {
+        return Err(ferr(2, format!("{} is out of the game", lname(to_move))));
+    }
+    let index = match f[2] {
+        "0" => 0u8,
+        "1" => 1,
+        t => return Err(ferr(3, format!("`{t}` is not 0 or 1"))),
+    };
+
+    // Field 6: tallies.
+    let ts: Vec<&str> = f[5].split('/').collect();
+    if ts.len() != seats {
+        return Err(ferr(6, format!("expected {seats} entries, found {}", ts.len())));
+    }
+    for (s, t) in ts.iter().enumerate() {
+        p.st.tally[s] = parse_tally(t).ok_or_else(|| ferr(6, format!("`{t}` is not a tally (`2`, `2.5`)")))?;
+    }
+
+    // Fields 8, 9: counters.
+    let quiet = decimal(f[7]).ok_or_else(|| ferr(8, format!("`{}` is not a decimal number", f[7])))?;
+    let limit = 50 * in_game.count_ones() + 1;
+    if quiet > limit {
+        return Err(ferr(8, format!("{quiet} is above {limit}")));
+    }
+    let turn = decimal(f[8]).ok_or_else(|| ferr(9, format!("`{}` is not a decimal number", f[8])))?;
+    if turn == 0 {
+        return Err(ferr(9, "the turn number starts at 1"));
+    }
+
+    // Field 7: burglars (syntax).
+    let bs: Vec<&str> = f[6].split('/').collect();
+    if bs.len() != seats {
+        return Err(ferr(7, format!("expected {seats} entries, found {}", bs.len())));
+    }
+    let mut burglar = [Burglar::None; 4];
+    for (s, t) in bs.iter().enumerate() {
+        burglar[s] = match *t {
+            "-" => Burglar::None,
+            "?" => Burglar::Unknown,
+            "-!" | "?!" => return Err(ferr(7, format!("`{t}`: `!` only follows a square"))),
+            _ => {
+                let (body, revealed) = match t.strip_suffix('!') {
+                    Some(b) => (b, true),
+                    None => (*t, false),
+                };
+                let (sq_t, lev) = match body.split_once(':') {
+                    Some((a, l)) => {
+                        let lv = decimal(l).filter(|&v| v >= 1 && v <= 255);
+                        match lv {
+                            Some(v) => (a, v as u8),
+                            None => return Err(ferr(7, format!("`{t}`: `{l}` is not a level (1, 2, …)"))),
+                        }
+                    }
+                    None => (body, 0),
+                };
+                let q = g.parse_sq(sq_t).ok_or_else(|| ferr(7, format!("`{t}`: `{sq_t}` is not a square")))?;
+                let c = cells[q];
+                let ok = cell::is_unit(c)
+                    && cell::owner(c) == s
+                    && if lev == 0 { cell::kind(c) == T_PILOT } else { cell::height(c) >= lev as usize };
+                if !ok {
+                    return Err(ferr(
+                        7,
+                        if lev == 0 {
+                            format!("`{t}`: {sq_t} holds no lone pilot of {}", lname(s))
+                        } else {
+                            format!("`{t}`: {sq_t} holds no column of {} at least {lev} high", lname(s))
+                        },
+                    ));
+                }
+                Burglar::Known { sq: q as u8, level: lev, revealed }
+            }
+        };
+        if in_game >> s & 1 == 0 && burglar[s] != Burglar::None {
+            return Err(ferr(7, format!("{} is out of the game: its entry must be `-`", lname(s))));
+        }
+    }
+
+    // Field 1: units per seat (§7.11 item 3) and Keeps (item 4).
+    let max_pilots = if seats == 2 { 8 } else { 6 };
+    let mut royals = [0; 4];
+    let mut guards = [0; 4];
+    let mut pilots = [0usize; 4];
+    let mut blockers = 0usize;
+    let mut active = Bb128::EMPTY;
+    for s in 0..seats {
+        if in_game >> s & 1 != 0 {
+            active |= g.keep[s];
+        }
+    }
+    for q in g.all {
+        let c = cells[q];
+        if c == 0 {
+            continue;
+        }
+        let nm = g.name(q);
+        if c == WALL {
+            blockers += 1;
+            if active.has(q) {
+                return Err(ferr(1, format!("an empty blocker on {nm} stands in an active Keep")));
+            }
+            continue;
+        }
+        let s = cell::owner(c);
+        if in_game >> s & 1 == 0 {
+            return Err(ferr(1, format!("{} is out of the game but has a unit on {nm}", lname(s))));
+        }
+        let keep_of = (0..seats).find(|&k| in_game >> k & 1 != 0 && g.keep[k].has(q));
+        match cell::kind(c) {
+            T_ROYAL => royals[s] += 1,
+            T_GUARD => {
+                guards[s] += 1;
+                if let Some(k) = keep_of {
+                    if k != s {
+                        return Err(ferr(1, format!("a guard of {} on {nm} stands in {}'s active Keep", lname(s), lname(k))));
+                    }
+                }
+            }
+            T_PILOT => {
+                pilots[s] += 1;
+                if let Some(k) = keep_of {
+                    let ok = k == s && burglar[s] == Burglar::Known { sq: q as u8, level: 0, revealed: true };
+                    if !ok {
+                        return Err(ferr(
+                            1,
+                            format!(
+                                "a lone pilot of {} on {nm} stands in {}'s active Keep and is not that seat's revealed burglar (`{nm}!`)",
+                                lname(s),
+                                lname(k)
+                            ),
+                        ));
+                    }
+                }
+            }
+            _ => {
+                let h = cell::height(c);
+                pilots[s] += h;
+                blockers += h;
+                if keep_of.is_some() {
+                    return Err(ferr(1, format!("a column on {nm} stands in an active Keep")));
+                }
+            }
+        }
+    }
+    for s in 0..seats {
+        if in_game >> s & 1 != 0 && royals[s] != 1 {
+            return Err(ferr(1, format!("{} has {} royals, expected exactly one", lname(s), royals[s])));
+        }
+        if guards[s] > 3 {
+            return Err(ferr(1, format!("{} has {} guards (at most 3)", lname(s), guards[s])));
+        }
+        if pilots[s] > max_pilots {
+            return Err(ferr(1, format!("{} has {} pilots (at most {max_pilots})", lname(s), pilots[s])));
+        }
+    }
+    let max_blockers = if seats == 2 { 16 } else { 24 };
+    if blockers > max_blockers {
+        return Err(ferr(1, format!("{blockers} blockers (at most {max_blockers})")));
+    }
+
+    // Field 4: moved marks.
+    let mut marks = Bb128::EMPTY;
+    if index == 0 {
+        if f[3] != "-" {
+            return Err(ferr(4, "must be `-` at action index 0"));
+        }
+    } else {
+        if f[3] == "-" {
+            return Err(ferr(4, "must list the marked squares at action index 1"));
+        }
+        let mut prev: Option<Sq> = None;
+        for t in f[3].split(',') {
+            let q = g.parse_sq(t).ok_or_else(|| ferr(4, format!("`{t}` is not a square")))?;
+            if marks.has(q) {
+                return Err(ferr(4, format!("{t} is repeated")));
+            }
+            if prev.is_some_and(|pq| pq > q) {
+                return Err(ferr(4, format!("{t} is out of square order")));
+            }
+            let c = cells[q];
+            if !(c == WALL || (cell::is_unit(c) && cell::owner(c) == to_move)) {
+                return Err(ferr(4, format!("{t} holds neither a unit of the seat to move nor an empty blocker")));
+            }
+            marks.set(q);
+            prev = Some(q);
+        }
+    }
+
+    for q in g.all {
+        if cells[q] != 0 {
+            p.set(q, cells[q]);
+        }
+    }
+    p.st.burglar = burglar;
+    p.st.marks = marks;
+    p.st.index = index;
+    p.st.quiet = quiet;
+    p.st.turn = turn;
+    p.st.key ^= super::keys::side(p.st.to_move as usize) ^ super::keys::side(to_move);
+    p.st.to_move = to_move as u8;
+
+    // Item 10: two seats on their homes.
+    let on_home = (0..seats)
+        .filter(|&s| {
+            in_game >> s & 1 != 0 && {
+                let h = g.home[s];
+                p.st.royal[s] == h
+                    || (p.st.cell[h as Sq] == cell::unit(s, T_PILOT)
+                        && matches!(p.st.burglar[s], Burglar::Known { sq, level: 0, .. } if sq == h))
+            }
+        })
+        .count();
+    if on_home >= 2 {
+        return Err(ferr(1, "two seats stand on their homes"));
+    }
+    p.compute_static_result();
+    if seats == 4 && p.st.res == 0 && !p.has_any_action() {
+        return Err(ferr(2, format!("{} is to move and has no legal action", lname(to_move))));
+    }
+    Ok(p)
+}
+
+impl Quadranj {
+    /// The text of the unit on a square (`rK`, `b2B`, `X`), empty if none.
+    pub(crate) fn unit_text(&self, s: Sq) -> String {
+        let c = self.st.cell[s];
+        if c == 0 {
+            return String::new();
+        }
+        if c == WALL {
+            return "X".into();
+        }
+        let mut o = String::new();
+        o.push(self.geo.letters[cell::owner(c)] as char);
+        match cell::kind(c) {
+            T_ROYAL => o.push('K'),
+            T_GUARD => o.push('G'),
+            T_PILOT => o.push('P'),
+            _ => {
+                let h = cell::height(c);
+                if h >= 2 {
+                    o.push_str(&h.to_string());
+                }
+                o.push('B');
+            }
+        }
+        o
+    }
+}
+
+/// The canonical position string.
+pub fn write_position(p: &Quadranj) -> String {
+    let g = p.geo;
+    let n = g.n;
+    let st = &p.st;
+    let mut o = String::with_capacity(96);
+    for r in (0..n).rev() {
+        let mut run = 0;
+        for f in 0..n {
+            let s = g.sq(f, r);
+            if st.cell[s] == 0 {
+                run += 1;
+                continue;
+            }
+            if run > 0 {
+                o.push_str(&run.to_string());
+                run = 0;
+            }
+            o.push_str(&p.unit_text(s));
+        }
+        if run > 0 {
+            o.push_str(&run.to_string());
+        }
+        if r > 0 {
+            o.push('/');
+        }
+    }
+    o.push(' ');
+    o.push(g.letters[st.to_move as usize] as char);
+    o.push(' ');
+    o.push((b'0' + st.index) as char);
+    o.push(' ');
+    if st.index == 0 {
+        o.push('-');
+    } else {
+        let v: Vec<String> = st.marks.into_iter().map(|s| g.name(s)).collect();
+        o.push_str(&v.join(","));
+    }
+    o.push(' ');
+    for s in 0..g.seats {
+        if p.in_game(s) {
+            o.push(g.letters[s] as char);
+        }
+    }
+    o.push(' ');
+    for s in 0..g.seats {
+        if s > 0 {
+            o.push('/');
+        }
+        write_tally(st.tally[s], &mut o);
+    }
+    o.push(' ');
+    for s in 0..g.seats {
+        if s > 0 {
+            o.push('/');
+        }
+        match st.burglar[s] {
+            Burglar::None => o.push('-'),
+            Burglar::Unknown => o.push('?'),
+            Burglar::Known { sq, level, revealed } => {
+                g.write_name(sq as Sq, &mut o);
+                if level > 0 {
+                    o.push(':');
+                    o.push_str(&level.to_string());
+                }
+                if revealed {
+                    o.push('!');
+                }
+            }
+        }
+    }
+    o.push_str(&format!(" {} {}", st.quiet, st.turn));
+    o
+}
+
+/// The board as text for `d`: `+` marks an empty square of an active Keep,
+/// `*` follows a marked unit.
+pub fn render(p: &Quadranj) -> String {
+    let g = p.geo;
+    let active = p.active_keeps();
+    let mut o = String::new();
+    for r in (0..g.n).rev() {
+        o.push_str(&format!("{:>2} ", r + 1));
+        for f in 0..g.n {
+            let s = g.sq(f, r);
+            let mut t = p.unit_text(s);
+            if t.is_empty() {
+                t = if active.has(s) { "+".into() } else { ".".into() };
+            }
+            if p.st.marks.has(s) {
+                t.push('*');
+            }
+            o.push_str(&format!("{t:<5}"));
+        }
+        o.push('\n');
+    }
+    o.push_str("   ");
+    for f in 0..g.n {
+        o.push_str(&format!("{:<5}", (b'a' + f as u8) as char));
+    }
+    o.push('\n');
+    o
+}
+
+/// Appends a landing: the square, with `x` if an enemy lone pilot stands
+/// there (before the action).
+fn landing(p: &Quadranj, s: Sq, out: &mut String) {
+    let c = p.st.cell[s];
+    if cell::is_unit(c) && cell::kind(c) == T_PILOT && cell::owner(c) != p.st.to_move as usize {
+        out.push('x');
+    }
+    p.geo.write_name(s, out);
+}
+
+/// The canonical token of an action (§8.1).
+pub fn write_action(p: &Quadranj, a: Action, out: &mut String) {
+    let g = p.geo;
+    let (sa, sb) = (a.a as Sq, a.b as Sq);
+    match a.kind {
+        kind::MOVE => {
+            g.write_name(sa, out);
+            landing(p, sb, out);
+        }
+        kind::CLIMB_OUT => {
+            g.write_name(sa, out);
+            out.push('^');
+            landing(p, sb, out);
+        }
+        kind::SWAP => {
+            g.write_name(sa, out);
+            out.push('~');
+            g.write_name(sb, out);
+        }
+        kind::CHARGE => {
+            g.write_name(sa, out);
+            out.push('@');
+            g.write_name(sb, out);
+        }
+        kind::CLIMB_IN => {
+            g.write_name(sa, out);
+            out.push(':');
+            g.write_name(sb, out);
+            match a.c {
+                kind::DRIVE_STEP => landing(p, a.x as Sq, out),
+                kind::DRIVE_STACK => {
+                    out.push('+');
+                    g.write_name(a.x as Sq, out);
+                }
+                _ => {}
+            }
+        }
+        kind::STACK => {
+            for s in a.contributors() {
+                g.write_name(s, out);
+            }
+            out.push('+');
+            g.write_name(sa, out);
+        }
+        kind::UNSTACK => {
+            g.write_name(sa, out);
+            let mut sqs = [sa; 10];
+            let mut cur = sa;
+            for (j, (d, k)) in a.links().enumerate() {
+                cur = g.step[cur][d] as Sq;
+                sqs[j + 1] = cur;
+                out.push('/');
+                out.push_str(&k.to_string());
+                landing(p, cur, out);
+            }
+            if a.c != 0 {
+                let xi = sqs[(a.c & 15) as usize];
+                let dest = g.step[xi][((a.c >> 4) - 1) as usize] as Sq;
+                out.push('.');
+                g.write_name(xi, out);
+                out.push('^');
+                landing(p, dest, out);
+            }
+        }
+        _ => out.push_str("????"),
+    }
+}
+
+fn malformed(m: impl Into<String>) -> TokenError {
+    TokenError::Malformed(m.into())
+}
+
+struct Lexer<'a> {
+    b: &'a [u8],
+    i: usize,
+    p: &'a Quadranj,
+}
+
+impl Lexer<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+    fn eat(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn is_file(&self) -> bool {
+        self.peek().is_some_and(|c| (b'a'..b'a' + self.p.geo.n as u8).contains(&c))
+    }
+    fn square(&mut self) -> Result<Sq, TokenError> {
+        let st = self.i;
+        if !self.is_file() {
+            return Err(malformed(format!("expected a square at position {}", st + 1)));
+        }
+        self.i += 1;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.i += 1;
+        }
+        let t = std::str::from_utf8(&self.b[st..self.i]).unwrap_or("");
+        self.p.geo.parse_sq(t).ok_or_else(|| malformed(format!("`{t}` is not a square")))
+    }
+    fn landing(&mut self) -> Result<Sq, TokenError> {
+        self.eat(b'x');
+        self.square()
+    }
+    fn count(&mut self) -> Result<usize, TokenError> {
+        let st = self.i;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.i += 1;
+        }
+        let t = std::str::from_utf8(&self.b[st..self.i]).unwrap_or("");
+        decimal(t).filter(|&v| v >= 1 && v < 16).map(|v| v as usize).ok_or_else(|| malformed(format!("`{t}` is not a count")))
+    }
+    fn end(&self) -> Result<(), TokenError> {
+        match self.peek() {
+            None => Ok(()),
+            Some(c) => Err(malformed(format!("unexpected `{}` at position {}", c as char, self.i + 1))),
+        }
+    }
+}
+
+/// Builds the action a token describes (grammar only, not legality).
+fn read_action(p: &Quadranj, t: &str) -> Result<Action, TokenError> {
+    let g = p.geo;
+    let mut lx = Lexer { b: t.as_bytes(), i: 0, p };
+    let s0 = lx.square()?;
+    let not_adj = |a: Sq, b: Sq| TokenError::Illegal(format!("{} is not next to {}", g.name(b), g.name(a)));
+    let a = match lx.peek() {
+        None => return Err(malformed("incomplete action")),
+        Some(b'^') => {
+            lx.i += 1;
+            let d = lx.landing()?;
+            lx.end()?;
+            Action::simple(kind::CLIMB_OUT, s0, d)
+        }
+        Some(b'~') => {
+            lx.i += 1;
+            let d = lx.square()?;
+            lx.end()?;
+            Action::simple(kind::SWAP, s0, d)
+        }
+        Some(b'@') => {
+            lx.i += 1;
+            let d = lx.square()?;
+            lx.end()?;
+            Action::simple(kind::CHARGE, s0, d)
+        }
+        Some(b':') => {
+            lx.i += 1;
+            let e = lx.square()?;
+            let mut a = Action::simple(kind::CLIMB_IN, s0, e);
+            if lx.eat(b'+') {
+                a.c = kind::DRIVE_STACK;
+                a.x = lx.square()? as u32;
+            } else if lx.peek().is_some() {
+                a.c = kind::DRIVE_STEP;
+                a.x = lx.landing()? as u32;
+            }
+            lx.end()?;
+            a
+        }
+        Some(b'/') => {
+            let mut cur = s0;
+            let mut sqs = vec![s0];
+            let mut y = 0u64;
+            let mut nl = 0;
+            while lx.eat(b'/') {
+                let k = lx.count()?;
+                let d = lx.landing()?;
+                let dir = g.dir_to(cur, d).ok_or_else(|| not_adj(cur, d))?;
+                if nl >= 8 {
+                    return Err(TokenError::Illegal("too many links".into()));
+                }
+                y |= ((dir as u64) << 4 | k as u64) << (8 * nl);
+                nl += 1;
+                cur = d;
+                sqs.push(d);
+            }
+            let mut a = Action { kind: kind::UNSTACK, a: s0 as u8, b: nl as u8, c: 0, x: 0, y };
+            if lx.eat(b'.') {
+                let xi = lx.square()?;
+                if !lx.eat(b'^') {
+                    return Err(malformed("expected `^` after the exit square"));
+                }
+                let d = lx.landing()?;
+                lx.end()?;
+                let i = sqs[1..]
+                    .iter()
+                    .position(|&q| q == xi)
+                    .ok_or_else(|| TokenError::Illegal(format!("{} is not a square of the chain", g.name(xi))))?;
+                let dir = g.dir_to(xi, d).ok_or_else(|| not_adj(xi, d))?;
+                a.c = (i as u8 + 1) | ((dir as u8 + 1) << 4);
+            } else {
+                lx.end()?;
+            }
+            a
+        }
+        Some(b'x') => {
+            let d = lx.landing()?;
+            lx.end()?;
+            Action::simple(kind::MOVE, s0, d)
+        }
+        Some(b'+') => {
+            lx.i += 1;
+            let l = lx.square()?;
+            lx.end()?;
+            Action { kind: kind::STACK, a: l as u8, b: 0, c: 1, x: 0, y: s0 as u64 + 1 }
+        }
+        Some(_) if lx.is_file() => {
+            let mut list = vec![s0];
+            while lx.is_file() {
+                list.push(lx.square()?);
+            }
+            if lx.peek().is_none() && list.len() == 2 {
+                Action::simple(kind::MOVE, s0, list[1])
+            } else if lx.eat(b'+') {
+                let l = lx.square()?;
+                lx.end()?;
+                if list.len() > 8 {
+                    return Err(TokenError::Illegal("too many contributors".into()));
+                }
+                list.sort_unstable();
+                let mut y = 0u64;
+                for (i, &s) in list.iter().enumerate() {
+                    y |= (s as u64 + 1) << (8 * i);
+                }
+                Action { kind: kind::STACK, a: l as u8, b: 0, c: list.len() as u8, x: 0, y }
+            } else {
+                return Err(malformed("expected `+` and a landing column after the contributors"));
+            }
+        }
+        Some(c) => return Err(malformed(format!("unexpected `{}` after the first square", c as char))),
+    };
+    Ok(a)
+}
+
+/// Parses a canonical action token and checks it is legal here.
+pub fn parse_action(p: &Quadranj, t: &str) -> Result<Action, TokenError> {
+    if t == "0000" {
+        return Err(TokenError::Illegal("`0000` is never legal in Quadranj".into()));
+    }
+    let a = read_action(p, t)?;
+    if p.st.res != 0 {
+        return Err(TokenError::Illegal("the game is over".into()));
+    }
+    let mut l = ActionVec::default();
+    p.legal_actions(&mut l);
+    if !l.contains(&a) {
+        return Err(TokenError::Illegal(format!("`{t}` is not a legal action here")));
+    }
+    let mut canon = String::new();
+    write_action(p, a, &mut canon);
+    if canon != t {
+        return Err(TokenError::Illegal(format!("not canonical: the action is written `{canon}`")));
+    }
+    Ok(a)
+}
