@@ -8,7 +8,9 @@
 //! cap.
 
 use tetrarch_core::game::{Game, Seat};
-use tetrarch_core::games::{fourchess::FourChess, quattuor::Quattuor, queenskings::QueensKings, teamchess::TeamChess};
+use tetrarch_core::games::{
+    fourchess::FourChess, quadranj::Quadranj, quattuor::Quattuor, queenskings::QueensKings, teamchess::TeamChess,
+};
 
 /// What the runner needs beyond [`Game`].
 pub trait MatchGame: Game {
@@ -26,6 +28,12 @@ pub trait MatchGame: Game {
 impl MatchGame for FourChess {}
 impl MatchGame for TeamChess {}
 impl MatchGame for QueensKings {}
+impl MatchGame for Quadranj {
+    /// The burglar choice: the game's own proposal, varied by the seed.
+    fn random_setup(opts: &Self::Options, seat: Seat, seed: u64) -> Option<String> {
+        Self::propose_setup(opts, seat, seed)
+    }
+}
 impl MatchGame for Quattuor {
     fn random_setup(_opts: &Self::Options, seat: Seat, seed: u64) -> Option<String> {
         Some(tetrarch_core::games::quattuor::setup::random_setup(seat.min(1), seed))
@@ -62,6 +70,9 @@ pub fn with_variant<V: Visitor>(variant: &str, v: V) -> Option<V::Output> {
     if let Some(name) = find::<QueensKings>(variant) {
         return Some(v.visit::<QueensKings>(name));
     }
+    if let Some(name) = find::<Quadranj>(variant) {
+        return Some(v.visit::<Quadranj>(name));
+    }
     None
 }
 
@@ -72,6 +83,7 @@ pub fn variants() -> Vec<&'static str> {
     v.extend_from_slice(TeamChess::VARIANTS);
     v.extend_from_slice(Quattuor::VARIANTS);
     v.extend_from_slice(QueensKings::VARIANTS);
+    v.extend_from_slice(Quadranj::VARIANTS);
     v
 }
 

@@ -227,7 +227,7 @@ pub fn make_opening<G: MatchGame>(
 mod tests {
     use super::*;
     use tetrarch_core::game::Game;
-    use tetrarch_core::games::{fourchess::FourChess, quattuor::Quattuor};
+    use tetrarch_core::games::{fourchess::FourChess, quadranj::Quadranj, quattuor::Quattuor};
 
     #[test]
     fn lines() {
@@ -262,6 +262,12 @@ mod tests {
         q.replay::<Quattuor>(&Quattuor::default_options("quattuor")).unwrap();
         let q = make_opening::<Quattuor>(None, 0, false, &Quattuor::default_options("quattuor"), 1, 0);
         assert_eq!(q.start, Start::Startpos);
+        for v in ["quadranj", "quadranj4"] {
+            let opts = Quadranj::default_options(v);
+            let o = make_opening::<Quadranj>(None, 3, true, &opts, 5, 1);
+            assert!(matches!(o.start, Start::Setup(_)), "{o:?}");
+            o.replay::<Quadranj>(&opts).unwrap();
+        }
     }
 
     #[test]

@@ -36,10 +36,12 @@ pub fn write(r: &GameRecord, seat_names: &[&str], two_sided: bool) -> String {
         tag(&mut out, seat_names.get(s).copied().unwrap_or("Seat"), name);
     }
     let result = if two_sided {
-        match r.points[0] {
-            p if p == 1.0 => "1-0",
-            p if p == 0.0 => "0-1",
-            _ => "1/2-1/2",
+        if r.points[0] == 1.0 {
+            "1-0"
+        } else if r.points[0] == 0.0 {
+            "0-1"
+        } else {
+            "1/2-1/2"
         }
     } else {
         "*"

@@ -96,7 +96,7 @@ fn prepare(
     options: &[(String, String)],
     log: &Option<Arc<Log>>,
 ) -> Result<(), String> {
-    let reuse = slots.procs.get(&key).is_some_and(|p| !p.broken && !(ecfg.restart && p.games > 0));
+    let reuse = slots.procs.get(&key).is_some_and(|p| !(p.broken || ecfg.restart && p.games > 0));
     if !reuse {
         if let Some(mut old) = slots.procs.remove(&key) {
             old.shutdown();
@@ -242,9 +242,9 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
     let mut out_order: Vec<Seat> = Vec::new();
 
     let mut end = None;
-    for s in 0..n {
+    for (s, &key) in keys.iter().enumerate() {
         let e = job.seat_engines[s];
-        if let Err(msg) = prepare(slots, keys[s], &cfg.engines[e], ctx.variant, &ctx.engine_options[e], &ctx.log) {
+        if let Err(msg) = prepare(slots, key, &cfg.engines[e], ctx.variant, &ctx.engine_options[e], &ctx.log) {
             end = Some(End::Forfeit(s, format!("engine failed to start: {msg}")));
             break;
         }

@@ -25,7 +25,7 @@ fn seconds(s: &str, what: &str) -> Result<u64, String> {
     } else {
         s.parse::<f64>().map_err(|_| bad())?
     };
-    if !secs.is_finite() || secs < 0.0 || secs > 1e7 || s.starts_with('+') || s.starts_with('-') {
+    if !(0.0..=1e7).contains(&secs) || s.starts_with('+') || s.starts_with('-') {
         return Err(bad());
     }
     Ok((secs * 1000.0).round() as u64)
@@ -105,6 +105,7 @@ impl Clock {
         }
         self.left_ms = self.left_ms.saturating_sub(used_ms) + tc.inc_ms;
         self.turns += 1;
+        #[allow(clippy::manual_is_multiple_of)] // `is_multiple_of` is newer than the MSRV (1.80)
         if tc.moves > 0 && self.turns % tc.moves == 0 {
             self.left_ms += tc.base_ms;
         }
