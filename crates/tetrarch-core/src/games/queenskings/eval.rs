@@ -90,8 +90,8 @@ fn colour_terms(p: &QueensKings, c: usize) -> [i32; TERMS] {
         mobility += (men.shift(SHIFT[d]) & empty).count() as i32;
     }
     let kq: Bb192 = kings | queens;
-    for d in 0..4 {
-        mobility += (kq.shift(SHIFT[d]) & empty).count() as i32;
+    for sh in SHIFT {
+        mobility += (kq.shift(sh) & empty).count() as i32;
     }
     [material, advance * ADVANCE, centre * CENTRE, qedge, mobility * MOBILITY]
 }

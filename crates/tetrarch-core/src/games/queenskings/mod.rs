@@ -170,9 +170,9 @@ pub struct QueensKings {
 /// in the game.
 mod keys {
     use super::board::CELLS;
-    pub static PIECE: [u64; 4 * 3 * CELLS] = crate::zobrist::keys(0x514B_5049_4543_45);
+    pub static PIECE: [u64; 4 * 3 * CELLS] = crate::zobrist::keys(0x0051_4B50_4945_4345);
     pub static TO_MOVE: [u64; 4] = crate::zobrist::keys(0x514B_544F_4D56);
-    pub static IN_GAME: [u64; 4] = crate::zobrist::keys(0x514B_494E_47);
+    pub static IN_GAME: [u64; 4] = crate::zobrist::keys(0x0051_4B49_4E47);
     #[inline(always)]
     pub fn piece(colour: usize, ty: usize, sq: usize) -> u64 {
         PIECE[(colour * 3 + ty) * CELLS + sq]

@@ -60,8 +60,7 @@ impl Move {
 
     #[inline(always)]
     fn start(kind: MoveKind, from: Sq) -> Move {
-        let mut m = Move::default();
-        m.kind = kind as u8;
+        let mut m = Move { kind: kind as u8, ..Move::default() };
         m.path[0] = from as u8;
         m.len = 1;
         m

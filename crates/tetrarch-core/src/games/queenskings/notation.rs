@@ -136,7 +136,7 @@ pub fn parse_position(s: &str, opts: Options) -> Result<QueensKings, PositionErr
                 return Err(err(format!("board: rank {rank_no} has more than {n} cells")));
             }
             let (f, name) = (cell, format!("{}{}", (b'a' + cell as u8) as char, rank_no));
-            if (f + r) % 2 != 0 {
+            if (f + r) & 1 != 0 {
                 return Err(err(format!("board: {name}: a piece on an unplayable (light) square")));
             }
             let s = sq(f, r);
@@ -207,8 +207,8 @@ pub fn parse_position(s: &str, opts: Options) -> Result<QueensKings, PositionErr
     }
 
     if opts.mode == Mode::FreeForAll && !opts.keep_eliminated {
-        for c in 0..4 {
-            if in_game >> c & 1 == 0 && pos.st.by_colour[c].any() {
+        for (c, bb) in pos.st.by_colour.iter().enumerate() {
+            if in_game >> c & 1 == 0 && bb.any() {
                 return Err(err(format!(
                     "board: seat `{}` is out of the game but has pieces (QK_EliminatedPieces = remove)",
                     SEAT_LETTERS[c]
@@ -339,7 +339,7 @@ pub fn parse_move(p: &QueensKings, t: &str) -> Result<Move, TokenError> {
     let capture = t.contains('x');
     let names: Vec<&str> = if capture {
         let parts: Vec<&str> = t.split('x').collect();
-        if parts.iter().any(|part| split_squares(part).map_or(true, |v| v.len() != 1)) {
+        if parts.iter().any(|part| !matches!(split_squares(part), Some(v) if v.len() == 1)) {
             return Err(TokenError::Malformed(
                 "a capture is squares joined by `x`, e.g. `c5xe7xg9`".into(),
             ));
