@@ -5,7 +5,10 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use tetrarch_core::game::Game;
 use tetrarch_core::games::fourchess::{FourChess, Options};
-use tetrarch_core::turns::{perft, perft_bulk};
+use tetrarch_core::games::quattuor::Quattuor;
+use tetrarch_core::games::queenskings::QueensKings;
+use tetrarch_core::games::teamchess::TeamChess;
+use tetrarch_core::turns::{perft, perft_actions, perft_bulk};
 
 /// A crowded Four-handed Chess middle game (§13 E7 of the spec).
 const FC_MIDDLE: &str = "7bK/yP7/1yK1wK3rP/5rKyQ1bP5/2yp5yQ1yP3/14/14/11rB2/3wR10/1bP1rP6rPrPyR1/1bP1wP7yP1rQ/2bpyP4/3wP4/6bR1 b r 1 1";
@@ -52,5 +55,51 @@ fn fourchess(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, fourchess);
+fn teamchess(c: &mut Criterion) {
+    let opts = <TeamChess as Game>::default_options("teamchess");
+    let start = TeamChess::startpos(&opts);
+    generation(c, "teamchess/start", &start);
+    let mut group = c.benchmark_group("teamchess/perft");
+    group.sample_size(10);
+    group.bench_function("start_depth4", |b| {
+        let mut p = start.clone();
+        b.iter(|| assert_eq!(perft(&mut p, 4), 152_050))
+    });
+    group.finish();
+}
+
+fn quattuor(c: &mut Criterion) {
+    let opts = <Quattuor as Game>::default_options("quattuor");
+    let start = Quattuor::startpos(&opts);
+    generation(c, "quattuor/start", &start);
+    // Black's first turn: two actions allowed (61,017 turns).
+    let mut black = start.clone();
+    let acts = tetrarch_core::turns::parse_turn(&black, "0000").unwrap();
+    tetrarch_core::turns::play_turn(&mut black, &acts);
+    generation(c, "quattuor/black_turn2", &black);
+    let mut group = c.benchmark_group("quattuor/perft");
+    group.sample_size(10);
+    group.bench_function("start_actions2", |b| {
+        let mut p = start.clone();
+        b.iter(|| assert_eq!(perft_actions(&mut p, 2), 121_747))
+    });
+    group.finish();
+}
+
+fn queenskings(c: &mut Criterion) {
+    for (variant, d4) in [("queenskings", 15_193u64), ("queenskings9-duel", 12_544)] {
+        let opts = <QueensKings as Game>::default_options(variant);
+        let start = QueensKings::startpos(&opts);
+        generation(c, &format!("{variant}/start"), &start);
+        let mut group = c.benchmark_group(format!("{variant}/perft"));
+        group.sample_size(10);
+        group.bench_function("start_depth4", |b| {
+            let mut p = start.clone();
+            b.iter(|| assert_eq!(perft(&mut p, 4), d4))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, fourchess, teamchess, quattuor, queenskings);
 criterion_main!(benches);

@@ -541,3 +541,82 @@ fn teamchess_record_is_pgn4_and_reads_back() {
     assert!(!ok);
     let _ = std::fs::remove_file(path);
 }
+
+const QR_RED: &str = "d7@m3,d8@c6,d9@j5,dT@p5,dJ@m5,dQ@g6,dK@d4,dA@j3,h7@e3,h8@n6,h9@h5,hT@b5,hJ@e5,hQ@j6,hK@m4,hA@h3";
+const QR_BLACK: &str = "c7@e13,c8@n10,c9@h11,cT@b11,cJ@e11,cQ@j10,cK@m12,cA@h13,s7@m13,s8@c10,s9@j11,sT@p11,sJ@m11,sQ@g10,sK@d12,sA@j13";
+
+#[test]
+fn quattuor_setup_turns_and_errors() {
+    let mut e = Engine::start();
+    e.ask("setoption name UCI_Variant value quattuor");
+    let start = e.ask("d");
+    // The default set-ups given explicitly are the start position.
+    assert!(e.ask(&format!("position setup {QR_RED} {QR_BLACK}")).is_empty());
+    assert_eq!(e.ask("d"), start);
+    // go setup answers a legal set-up for the seat asked, without moving.
+    for seat in ["", " seat 1", " seat 2"] {
+        let v = e.ask(&format!("go setup{seat}"));
+        assert_eq!(v.len(), 1, "{v:?}");
+        let tok = v[0].strip_prefix("bestsetup ").expect("bestsetup");
+        assert_eq!(tok.split(',').count(), 16, "{tok}");
+        let cmd = if seat == " seat 2" {
+            format!("position setup {QR_RED} {tok}")
+        } else {
+            format!("position setup {tok} {QR_BLACK}")
+        };
+        assert!(e.ask(&cmd).is_empty(), "{cmd}");
+    }
+    e.ask("position startpos");
+    assert_eq!(e.ask("d"), start);
+    // Malformed set-up tokens: one error naming the side, nothing changed.
+    for bad in [
+        format!("position setup {} {QR_BLACK}", QR_RED.replace("d7@m3,", "")),
+        format!("position setup {} {QR_BLACK}", QR_RED.replace("d8@c6", "d8@m3")),
+        format!("position setup {} {QR_BLACK}", QR_RED.replace("d8@c6", "d8@c8")),
+        format!("position setup {} {QR_BLACK}", QR_RED.replace("d7@m3,d8@c6", "d8@c6,d7@m3")),
+        format!("position setup {QR_RED}"),
+        format!("position setup {QR_RED} {QR_RED}"),
+    ] {
+        let v = e.ask(&bad);
+        assert!(v.len() == 1 && is_error(&v[0]), "{bad}: {v:?}");
+        assert_eq!(e.ask("d"), start, "{bad}");
+    }
+    // Red's first turn has one action; a second action is illegal.
+    let v = e.ask("position startpos moves g6f8,j6j7");
+    assert!(v.len() == 1 && is_error(&v[0]) && v[0].contains("turn 1"), "{v:?}");
+    assert!(e.ask("position startpos moves g6f8 0000").is_empty());
+    e.send("go depth 2");
+    let v = e.until(|l| l.starts_with("bestmove"));
+    let tok = v.last().unwrap().split(' ').nth(1).unwrap().to_string();
+    assert!(e.ask(&format!("position startpos moves g6f8 0000 {tok}")).is_empty(), "{tok}");
+    let r = e.ask("query turn");
+    assert_eq!(r, ["response p2"]);
+}
+
+#[test]
+fn queenskings_duel_and_free_for_all() {
+    let mut e = Engine::start();
+    e.ask("setoption name UCI_Variant value queenskings9-duel");
+    // §11 example 1: the capture is compulsory.
+    e.ask("position fen 13/13/4nm8/13/13/13/13/3nm9/2sm10/1nm11/13/13/10sm2 s sn 0 1");
+    assert_eq!(e.ask("moves"), ["moves c5xe7"]);
+    let v = e.ask("position fen 13/13/4nm8/13/13/13/13/3nm9/2sm10/1nm11/13/13/10sm2 s sn 0 1 moves k1l2");
+    assert!(v.len() == 1 && is_error(&v[0]) && v[0].contains("k1l2"), "{v:?}");
+    // §11 example 8: the last piece taken ends the game.
+    e.ask("position fen 13/13/13/13/13/13/13/3nm9/2sm10/13/13/13/13 s sn 0 1 moves c5xe7");
+    assert_eq!(e.ask("query result"), ["response win 1 elimination"]);
+    e.send("go depth 3");
+    assert_eq!(e.until(|l| l.starts_with("bestmove")).last().unwrap(), "bestmove (none)");
+    // Free-for-all: a search answers with a legal move.
+    e.ask("setoption name UCI_Variant value queenskings9");
+    e.send("go depth 3");
+    let v = e.until(|l| l.starts_with("bestmove"));
+    let tok = v.last().unwrap().split(' ').nth(1).unwrap().to_string();
+    assert!(e.ask(&format!("position startpos moves {tok}")).is_empty());
+    assert_eq!(e.ask("query turn"), ["response p2"]);
+    e.send("go perft 2");
+    assert_eq!(e.until(|l| l.starts_with("Nodes searched")).last().unwrap(), "Nodes searched: 82");
+    // A light square is not a square of the board.
+    let v = e.ask("position startpos moves c1d1");
+    assert!(v.len() == 1 && is_error(&v[0]), "{v:?}");
+}
