@@ -40,7 +40,19 @@ fn advance(seat: usize, s: Sq) -> i32 {
     }
 }
 
-/// Per-seat terms: (material, inert, advance, centre).
+/// One man's contribution to its seat's running sums, kept incrementally by
+/// make/unmake: (material at full value, positional: advance or centre).
+#[inline(always)]
+pub(super) fn man_terms(seat: usize, ty: usize, s: Sq) -> (i32, i32) {
+    let p = match ty {
+        PAWN => ADVANCE * advance(seat, s),
+        KNIGHT | BISHOP | QUEEN => CENTRE * centre_bonus(s),
+        _ => 0,
+    };
+    (VALUE[ty], p)
+}
+
+/// Per-seat terms: (material, inert, advance, centre), from scratch.
 fn seat_terms(p: &FourChess, seat: usize) -> [i32; 4] {
     let mut material = 0;
     let mut adv = 0;
@@ -75,8 +87,25 @@ pub fn terms(p: &FourChess, seat: usize) -> Vec<(&'static str, i32)> {
     vec![("material", t[0]), ("inert", t[1]), ("advance", t[2]), ("centre", t[3])]
 }
 
-/// The evaluation for `seat`'s team, in centipawns.
+/// The evaluation for `seat`'s team, in centipawns, from the running sums
+/// (equal to the sum of [`terms`]; a test checks it).
+#[inline]
 pub fn evaluate(p: &FourChess, seat: usize) -> i32 {
+    let mut v = 0;
+    for s in 0..4 {
+        let sum = if p.inert >> s & 1 != 0 {
+            p.mat[s] / 4 - INERT_PENALTY
+        } else {
+            p.mat[s] + p.psq[s]
+        };
+        v += if s & 1 == seat & 1 { sum } else { -sum };
+    }
+    v
+}
+
+/// [`evaluate`] from scratch (tests compare the two).
+#[cfg(test)]
+pub fn evaluate_scratch(p: &FourChess, seat: usize) -> i32 {
     let mut v = 0;
     for s in 0..4 {
         let st = seat_terms(p, s);

@@ -84,6 +84,11 @@ pub struct FourChess {
     key: u64,
     /// Options that apply to the current position.
     rules: Options,
+    /// Per seat: material of its men at full value (kept by make/unmake for
+    /// the evaluation, [`eval::man_terms`]).
+    mat: [i32; 4],
+    /// Per seat: the positional terms of its men (advance and centre).
+    psq: [i32; 4],
 }
 
 /// Zobrist keys of the inert seats (the men and the side are shared with
@@ -101,6 +106,8 @@ impl FourChess {
             fullmove: 1,
             key: 0,
             rules,
+            mat: [0; 4],
+            psq: [0; 4],
         }
     }
 
@@ -108,6 +115,23 @@ impl FourChess {
     fn put(&mut self, seat: usize, ty: usize, s: Sq) {
         self.men.put(code(seat, ty), s);
         self.key ^= keys::piece(seat, ty, s);
+        self.add_man(seat, ty, s);
+    }
+
+    /// Adds a man's evaluation terms to its seat's running sums.
+    #[inline(always)]
+    fn add_man(&mut self, seat: usize, ty: usize, s: Sq) {
+        let (m, p) = eval::man_terms(seat, ty, s);
+        self.mat[seat] += m;
+        self.psq[seat] += p;
+    }
+
+    /// Takes a man's evaluation terms off its seat's running sums.
+    #[inline(always)]
+    fn sub_man(&mut self, seat: usize, ty: usize, s: Sq) {
+        let (m, p) = eval::man_terms(seat, ty, s);
+        self.mat[seat] -= m;
+        self.psq[seat] -= p;
     }
 
     /// The seat to move.

@@ -260,12 +260,15 @@ impl FourChess {
             undo.captured = cap;
             self.men.remove(cap, to);
             self.key ^= keys::piece(code_seat(cap), code_type(cap), to);
+            self.sub_man(code_seat(cap), code_type(cap), to);
         }
         self.men.remove(c, from);
         self.key ^= keys::piece(s, ty, from);
+        self.sub_man(s, ty, from);
         let nty = if ty <= RPAWN { Self::arrival(s, ty, to) } else { ty };
         self.men.put(code(s, nty), to);
         self.key ^= keys::piece(s, nty, to);
+        self.add_man(s, nty, to);
         self.halfmove = if ty <= RPAWN || cap != 0 { 0 } else { self.halfmove + 1 };
         self.update_status(s, from, to);
         undo
@@ -288,9 +291,12 @@ impl FourChess {
         let (from, to) = (m.from(), m.to());
         let now = self.men.board[to];
         self.men.remove(now, to);
+        self.sub_man(s, code_type(now), to);
         self.men.put(u.moved, from);
+        self.add_man(s, code_type(u.moved), from);
         if u.captured != 0 {
             self.men.put(u.captured, to);
+            self.add_man(code_seat(u.captured), code_type(u.captured), to);
         }
     }
 

@@ -329,10 +329,14 @@ mod properties {
                     let before = p.clone();
                     let u = p.make(m);
                     prop_assert_eq!(p.key(), p.key_from_scratch());
+                    for seat in 0..4 {
+                        prop_assert_eq!(p.evaluate(seat), super::eval::evaluate_scratch(&p, seat));
+                    }
                     p.unmake(m, u);
                     prop_assert_eq!(p.position_string(), before.position_string());
                     prop_assert_eq!(p.key(), before.key());
                     prop_assert_eq!((p.checks, p.inert), (before.checks, before.inert));
+                    prop_assert_eq!((p.mat, p.psq), (before.mat, before.psq));
                 }
                 let m = l[pick as usize % l.len()];
                 let t = (!m.is_pass()).then(|| (xy(m.from()), xy(m.to())));
