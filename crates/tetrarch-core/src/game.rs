@@ -259,6 +259,18 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     }
     /// A text picture of the board for `d`.
     fn render(&self) -> String;
+    /// A picture of the board for graphical front ends (`query board`,
+    /// [`crate::view`]), or `None` for a game that has none yet.
+    fn board_view(&self) -> Option<crate::view::BoardView> {
+        None
+    }
+    /// The cells a person points at to choose action `a` in a front end,
+    /// in order: where it starts, any cells it passes, where it ends (none
+    /// for a pass). The default reads the square names in the action's token
+    /// ([`crate::view::token_cells`]).
+    fn action_cells(&self, a: Self::Action) -> Vec<String> {
+        crate::view::token_cells(&action_string(self, a))
+    }
 
     // ---- seats and turns ----------------------------------------------------
 

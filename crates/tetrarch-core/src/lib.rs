@@ -6,6 +6,7 @@
 //! - [`turns`]: turn tokens and perft, built generically from actions.
 //! - [`games`]: one module per game, each with the same shape (board, moves,
 //!   notation, rules, evaluation, tests).
+//! - [`view`]: a picture of a position for graphical front ends.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -15,4 +16,5 @@ pub mod fuzzing;
 pub mod game;
 pub mod games;
 pub mod turns;
+pub mod view;
 pub mod zobrist;
