@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod men;
+pub mod view;
 
 /// Piece types. A reversed pawn (`fourchess` only) is its own type so that
 /// the board, the hash and the position string all carry its direction.

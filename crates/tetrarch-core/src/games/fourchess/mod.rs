@@ -19,6 +19,7 @@ mod naive;
 mod moves;
 mod notation;
 mod rules;
+mod view;
 #[cfg(test)]
 mod tests;
 
@@ -223,6 +224,10 @@ impl Game for FourChess {
 
     fn render(&self) -> String {
         notation::render(self)
+    }
+
+    fn board_view(&self) -> Option<crate::view::BoardView> {
+        Some(view::board_view(self))
     }
 
     fn seats(&self) -> usize {

@@ -21,6 +21,7 @@ mod moves;
 mod naive;
 mod notation;
 pub mod setup;
+mod view;
 #[cfg(test)]
 mod tests;
 
@@ -363,6 +364,14 @@ impl Game for Quattuor {
 
     fn render(&self) -> String {
         notation::render(self)
+    }
+
+    fn board_view(&self) -> Option<crate::view::BoardView> {
+        Some(view::board_view(self))
+    }
+
+    fn action_cells(&self, a: Action) -> Vec<String> {
+        view::action_cells(self, a)
     }
 
     fn seats(&self) -> usize {

@@ -22,6 +22,7 @@ mod moves;
 mod naive;
 mod notation;
 mod rules;
+mod view;
 #[cfg(test)]
 mod tests;
 
@@ -403,6 +404,10 @@ impl Game for QueensKings {
 
     fn render(&self) -> String {
         notation::render(self)
+    }
+
+    fn board_view(&self) -> Option<crate::view::BoardView> {
+        Some(view::board_view(self))
     }
 
     fn seats(&self) -> usize {

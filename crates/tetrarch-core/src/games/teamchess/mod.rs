@@ -12,6 +12,7 @@ mod moves;
 mod notation;
 pub mod pgn4;
 mod rules;
+mod view;
 #[cfg(test)]
 mod tests;
 
@@ -152,6 +153,10 @@ impl Game for TeamChess {
 
     fn render(&self) -> String {
         notation::render(self)
+    }
+
+    fn board_view(&self) -> Option<crate::view::BoardView> {
+        Some(view::board_view(self))
     }
 
     fn write_record(start: &Self, turns: &[String]) -> Option<Result<String, PositionError>> {
