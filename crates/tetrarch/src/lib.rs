@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 
 pub mod go;
+pub mod gui;
 pub mod job;
 pub mod options;
 pub mod out;

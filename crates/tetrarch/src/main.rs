@@ -49,6 +49,16 @@ enum Command {
         /// The record file.
         file: String,
     },
+    /// Serves a page to play and analyse in a browser on 127.0.0.1 (prints
+    /// its address; opens nothing).
+    Gui {
+        /// The port (0: any free port).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// The variant the page starts with.
+        #[arg(long, default_value = tetrarch::DEFAULT_VARIANT)]
+        variant: String,
+    },
     /// Searches the built-in positions of every game to a fixed depth with one
     /// thread; the last line is `<nodes> nodes <nps> nps`.
     Bench {
@@ -105,6 +115,28 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Command::Gui { port, variant }) => {
+            if tetrarch::with_variant(&variant, tetrarch::gui::rules::FactsOf).is_none() {
+                eprintln!("error: unknown variant `{variant}` (known: {})", tetrarch::variants().join(", "));
+                return ExitCode::from(2);
+            }
+            match tetrarch::gui::bind(port) {
+                Ok((listener, url)) => {
+                    println!("{url}");
+                    match tetrarch::gui::serve(listener, &variant) {
+                        Ok(()) => ExitCode::SUCCESS,
+                        Err(e) => {
+                            eprintln!("error: {e}");
+                            ExitCode::from(2)
+                        }
+                    }
+                }
+                Err(e) => {
+                    eprintln!("error: cannot listen on 127.0.0.1:{port}: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Some(Command::Bench { depth, variant }) => {
             if depth == Some(0) {
                 eprintln!("error: --depth must be at least 1");

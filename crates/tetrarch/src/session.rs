@@ -571,7 +571,11 @@ impl<G: Game> SessionOps for Session<G> {
                 None => out.line("response none"),
             },
             ["turn"] => out.line(format!("response p{}", self.pos.to_move() + 1)),
-            [] => return Err("query: expected gameover, result or turn".into()),
+            ["board"] => match tetrarch_core::view::board_json(&self.pos, &self.history) {
+                Some(json) => out.line(format!("response {json}")),
+                None => return Err(format!("query board: variant {} has no board description", self.variant)),
+            },
+            [] => return Err("query: expected gameover, result, turn or board".into()),
             [w] => return Err(format!("query: unknown query {}", quote(w))),
             [_, w, ..] => return Err(format!("query: unexpected {}", quote(w))),
         }

@@ -1,0 +1,479 @@
+// Tetrarch GUI. The page knows no rule: it draws the board the engine
+// describes (`board` JSON), asks the engine for the legal actions
+// (/api/actions) and sends whole turns back (/api/play).
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const SVGNS = 'http://www.w3.org/2000/svg';
+
+let variants = [];
+let state = null;         // /api/state
+let acts = null;          // /api/actions for the current prefix
+let prefix = [];          // actions of the turn being built
+let sel = null;           // selected cell name
+let rot = 0;              // board rotation in degrees
+let lastKey = '';         // game/turns the prefix belongs to
+let loading = false;
+
+async function api(path, params, post) {
+  let url = path;
+  const opts = { method: post ? 'POST' : 'GET' };
+  if (post) {
+    opts.headers = { 'Content-Type': 'application/x-www-form-urlencoded' };
+    opts.body = new URLSearchParams(params || {}).toString();
+  } else if (params) {
+    url += '?' + new URLSearchParams(params).toString();
+  }
+  const r = await fetch(url, opts);
+  let j;
+  try { j = await r.json(); } catch (e) { throw new Error(r.status + ' ' + r.statusText); }
+  if (!r.ok) throw new Error(j.error || r.statusText);
+  return j;
+}
+
+function say(text, error) {
+  const m = $('message');
+  m.textContent = text;
+  m.className = error ? 'error' : '';
+}
+
+function seatName(i) {
+  return state && state.seat_names[i - 1] ? state.seat_names[i - 1] : 'p' + i;
+}
+
+// ---- new-game panel -----------------------------------------------------
+
+function currentVariant() {
+  return variants.find((v) => v.name === $('variant').value);
+}
+
+function buildSeats(players) {
+  const v = currentVariant();
+  if (!v) return;
+  const box = $('seats');
+  box.innerHTML = '';
+  const setups = $('setups');
+  setups.innerHTML = '';
+  v.seat_names.forEach((name, i) => {
+    const row = document.createElement('div');
+    row.className = 'seat';
+    const p = (players && players[i]) || (i === 0 ? 'human' : 'engine:1000');
+    const isEngine = p.startsWith('engine');
+    const ms = isEngine ? (p.split(':')[1] || '1000') : '1000';
+    row.innerHTML =
+      '<span class="name">' + name + '</span>' +
+      '<select id="ptype' + i + '"><option value="human">human</option><option value="engine">engine</option></select>' +
+      '<input id="pms' + i + '" type="number" min="10" step="100" value="' + ms + '" title="ms per turn">ms';
+    box.appendChild(row);
+    $('ptype' + i).value = isEngine ? 'engine' : 'human';
+    const srow = document.createElement('div');
+    srow.className = 'seat';
+    srow.innerHTML = '<span class="name">' + name + '</span><input id="setup' + i + '" placeholder="engine chooses">' +
+      '<button id="suggest' + i + '">Suggest</button>';
+    setups.appendChild(srow);
+    $('suggest' + i).onclick = async () => {
+      try {
+        const j = await api('/api/setup', { variant: v.name, seat: i + 1 });
+        $('setup' + i).value = j.token;
+      } catch (e) { say(e.message, true); }
+    };
+  });
+  const kind = $('startkind');
+  kind.querySelector('option[value=setup]').disabled = !v.setup;
+  if (!v.setup && kind.value === 'setup') kind.value = 'startpos';
+  startKindChanged();
+}
+
+function playersParam() {
+  const v = currentVariant();
+  return v.seat_names.map((_, i) =>
+    $('ptype' + i).value === 'engine' ? 'engine:' + Math.max(10, parseInt($('pms' + i).value || '1000', 10)) : 'human'
+  ).join(',');
+}
+
+function startKindChanged() {
+  const k = $('startkind').value;
+  $('setupbox').hidden = k !== 'setup';
+  $('fenbox').hidden = k !== 'fen';
+}
+
+async function newGame() {
+  const v = currentVariant();
+  const params = { variant: v.name, players: playersParam(), start: $('startkind').value, moves: $('moves').value };
+  if (params.start === 'fen') params.fen = $('fen').value;
+  if (params.start === 'setup') v.seat_names.forEach((_, i) => { params['setup' + (i + 1)] = $('setup' + i).value; });
+  try {
+    state = await api('/api/new', params, true);
+    rot = 0;
+    resetTurn();
+    say('New game: ' + v.name);
+    render();
+  } catch (e) { say(e.message, true); }
+}
+
+// ---- building a turn ------------------------------------------------------
+
+function resetTurn() {
+  prefix = [];
+  acts = null;
+  sel = null;
+  $('choices').innerHTML = '';
+}
+
+function humanToMove() {
+  return state && !state.over && state.players[state.to_move - 1] === 'human' &&
+    !(state.thinking && state.thinking.seat && !state.thinking.done);
+}
+
+async function loadActions() {
+  if (loading) return;
+  loading = true;
+  try {
+    acts = await api('/api/actions', { prefix: prefix.join(',') });
+  } catch (e) {
+    say(e.message, true);
+    resetTurn();
+  }
+  loading = false;
+  render();
+}
+
+function target(a) {
+  const f = a.cells[0];
+  for (let i = a.cells.length - 1; i >= 0; i--) if (a.cells[i] !== f) return a.cells[i];
+  return f;
+}
+
+async function choose(a) {
+  $('choices').innerHTML = '';
+  sel = null;
+  if (a.pass) {
+    await playTurn(prefix.length ? prefix.slice() : ['0000']);
+  } else if (a.ends_turn) {
+    await playTurn(prefix.concat([a.token]));
+  } else {
+    prefix.push(a.token);
+    acts = null;
+    await loadActions();
+  }
+}
+
+async function playTurn(list) {
+  const turn = list.join(',');
+  try {
+    state = await api('/api/play', { turn }, true);
+    say('');
+  } catch (e) {
+    say(e.message, true);
+  }
+  resetTurn();
+  lastKey = key();
+  render();
+}
+
+function showChoices(list) {
+  const box = $('choices');
+  box.innerHTML = '<span class="hint">Choose: </span>';
+  list.forEach((a) => {
+    const b = document.createElement('button');
+    b.textContent = a.token;
+    b.className = 'choice';
+    b.onclick = () => choose(a);
+    box.appendChild(b);
+  });
+}
+
+function onCell(name) {
+  if (!humanToMove() || !acts) return;
+  const withCells = acts.actions.filter((a) => a.cells.length > 0);
+  if (sel) {
+    const cands = withCells.filter((a) => a.cells[0] === sel && target(a) === name);
+    if (cands.length === 1) { choose(cands[0]); return; }
+    if (cands.length > 1) { showChoices(cands); return; }
+  }
+  $('choices').innerHTML = '';
+  sel = withCells.some((a) => a.cells[0] === name) && sel !== name ? name : null;
+  render();
+}
+
+// ---- drawing --------------------------------------------------------------
+
+function rotStep(board) {
+  const square = board.cells.every((c) => c.shape === 'square');
+  return square && board.seats.length === 4 && Math.abs(board.width - board.height) < 1e-6 ? 90 : 180;
+}
+
+function transform(board) {
+  const r = ((rot % 360) + 360) % 360;
+  const W = board.width, H = board.height;
+  const swap = r === 90 || r === 270;
+  const W2 = swap ? H : W, H2 = swap ? W : H;
+  const rad = r * Math.PI / 180, c = Math.round(Math.cos(rad)), s = Math.round(Math.sin(rad));
+  return {
+    W: W2, H: H2,
+    at(x, y) {
+      const dx = x - W / 2, dy = y - H / 2;
+      const x2 = dx * c - dy * s + W2 / 2, y2 = dx * s + dy * c + H2 / 2;
+      return [x2, H2 - y2];
+    },
+  };
+}
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVGNS, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function hexPoints(x, y, scale) {
+  const r = 0.5773503 * (scale || 1);
+  const pts = [];
+  for (let k = 0; k < 6; k++) {
+    const a = (60 * k - 90) * Math.PI / 180;
+    pts.push((x + r * Math.cos(a)).toFixed(3) + ',' + (y + r * Math.sin(a)).toFixed(3));
+  }
+  return pts.join(' ');
+}
+
+function cellShape(c, x, y, cls, parent, scale) {
+  if (c.shape === 'hex') return el('polygon', { points: hexPoints(x, y, scale), class: cls }, parent);
+  const s = scale || 1;
+  return el('rect', { x: x - s / 2, y: y - s / 2, width: s, height: s, class: cls }, parent);
+}
+
+function lum(hex) {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || '');
+  if (!m) return 0.5;
+  return (0.299 * parseInt(m[1], 16) + 0.587 * parseInt(m[2], 16) + 0.114 * parseInt(m[3], 16)) / 255;
+}
+
+function seatColour(board, seat) {
+  return seat && board.seats[seat - 1] ? board.seats[seat - 1].colour : '#9e9e9e';
+}
+
+const KNOWN = ['light', 'dark', 'base', 'goal', 'home1', 'home2', 'neutral', 'centre', 'keep', 'edge'];
+
+function drawBoard(board) {
+  const svg = $('board');
+  svg.innerHTML = '';
+  const t = transform(board);
+  const pad = 0.25;
+  svg.setAttribute('viewBox', (-pad) + ' ' + (-pad) + ' ' + (t.W + 2 * pad) + ' ' + (t.H + 2 * pad));
+  const lastCells = new Set(prefix.length ? [] : (state.last_cells || []));
+  const sources = new Set();
+  const targets = new Set();
+  if (acts && humanToMove()) {
+    for (const a of acts.actions) {
+      if (!a.cells.length) continue;
+      sources.add(a.cells[0]);
+      if (sel && a.cells[0] === sel) targets.add(target(a));
+    }
+  }
+  const gCells = el('g', {}, svg), gHl = el('g', {}, svg), gPieces = el('g', {}, svg);
+  for (const c of board.cells) {
+    const [x, y] = t.at(c.x, c.y);
+    const cls = 'cell c-' + (KNOWN.includes(c.class) ? c.class : 'other') +
+      (c.playable === false ? ' unplayable' : ' clickable');
+    const shape = cellShape(c, x, y, cls, gCells);
+    shape.setAttribute('data-cell', c.name);
+    const title = el('title', {}, shape);
+    title.textContent = c.name + (c.pieces.length ? ' ' + c.pieces.map((p) => p.kind).join('/') : '');
+    if (c.playable !== false) shape.addEventListener('click', () => onCell(c.name));
+    if (lastCells.has(c.name)) cellShape(c, x, y, 'hl-last', gHl);
+    if (sources.has(c.name) && !sel) cellShape(c, x, y, 'hl-from', gHl, 0.9);
+    if (c.name === sel) cellShape(c, x, y, 'hl-sel', gHl, 0.92);
+    if (targets.has(c.name)) el('circle', { cx: x, cy: y, r: 0.16, class: 'hl-target' }, gHl);
+    const n = c.pieces.length;
+    c.pieces.forEach((p, i) => {
+      const off = n > 1 ? (i - (n - 1) / 2) * 0.08 : 0;
+      const px = x - off, py = y + off;
+      const fill = seatColour(board, p.seat);
+      el('circle', { cx: px, cy: py, r: 0.4, class: 'piece', fill }, gPieces);
+      if (p.glyph && i === n - 1) {
+        const size = p.glyph.length <= 1 ? 0.6 : (p.glyph.length === 2 ? 0.36 : 0.3);
+        const tx = el('text', { x: px, y: py + 0.02, class: 'glyph', 'font-size': size,
+          fill: lum(fill) > 0.6 ? '#111' : '#fff' }, gPieces);
+        tx.textContent = p.glyph;
+      }
+    });
+    if (n > 1) {
+      const tx = el('text', { x: x + 0.22, y: y - 0.3, class: 'count' }, gPieces);
+      tx.textContent = String(n);
+    }
+  }
+}
+
+function renderReserves(board) {
+  const box = $('reserves');
+  box.innerHTML = '';
+  for (const r of board.reserves || []) {
+    const d = document.createElement('div');
+    d.className = 'reserve';
+    d.textContent = (r.seat ? seatName(r.seat) + ' ' : '') + r.label + ': ';
+    for (const p of r.pieces) {
+      const s = document.createElement('span');
+      s.className = 'p';
+      s.style.background = seatColour(board, p.seat);
+      s.style.color = lum(seatColour(board, p.seat)) > 0.6 ? '#111' : '#fff';
+      s.textContent = p.glyph || p.kind;
+      s.title = p.kind;
+      d.appendChild(s);
+    }
+    if (!r.pieces.length) d.append('—');
+    box.appendChild(d);
+  }
+  $('notes').textContent = (board.notes || []).join(' · ');
+}
+
+function renderTurnBar() {
+  const bar = $('turnbar');
+  bar.innerHTML = '';
+  if (!humanToMove()) return;
+  if (prefix.length) {
+    const s = document.createElement('span');
+    s.textContent = 'This turn: ' + prefix.join(', ') + ' ';
+    bar.appendChild(s);
+  }
+  const pass = acts && acts.actions.find((a) => a.pass);
+  if (pass) {
+    const b = document.createElement('button');
+    b.id = 'endturn';
+    b.textContent = prefix.length ? 'End turn' : 'Pass (0000)';
+    b.onclick = () => choose(pass);
+    bar.appendChild(b);
+  }
+  if (prefix.length) {
+    const b = document.createElement('button');
+    b.textContent = 'Cancel turn';
+    b.onclick = () => { resetTurn(); loadActions(); };
+    bar.appendChild(b);
+  }
+  // Without a board picture: every legal action as a button.
+  if (acts && !acts.board && acts.actions.length <= 400) {
+    const list = document.createElement('div');
+    for (const a of acts.actions.filter((x) => !x.pass)) {
+      const b = document.createElement('button');
+      b.textContent = a.token;
+      b.onclick = () => choose(a);
+      list.appendChild(b);
+    }
+    bar.appendChild(list);
+  }
+}
+
+function render() {
+  if (!state) return;
+  const board = prefix.length && acts && acts.board ? acts.board : state.board;
+  $('headline').textContent = state.variant + ' · game ' + state.game + ' · ' + state.start.split(' ')[0];
+  if (board) {
+    $('board').hidden = false;
+    $('textboard').hidden = true;
+    drawBoard(board);
+    renderReserves(board);
+  } else {
+    $('board').hidden = true;
+    $('textboard').hidden = false;
+    $('textboard').textContent = state.text;
+  }
+  const who = seatName(state.to_move) + ' (' + state.players[state.to_move - 1] + ')';
+  $('tomove').textContent = state.over ? 'Game over' : 'To move: ' + who;
+  $('result').textContent = state.result ? 'Result: ' + state.result : '';
+  const th = state.thinking;
+  if (th && th.info) {
+    const i = th.info;
+    const head = th.analysis ? 'Analysis' : (th.done ? 'Last search' : seatName(th.seat) + ' thinking');
+    $('thinkinfo').textContent = head + ': depth ' + i.depth + ', score ' + i.score + ', nodes ' + i.nodes +
+      ', ' + i.time + ' ms\npv ' + i.pv;
+  } else if (th) {
+    $('thinkinfo').textContent = th.analysis ? 'Analysis starting…' : seatName(th.seat) + ' thinking…';
+  } else {
+    $('thinkinfo').textContent = '—';
+  }
+  const rec = $('record');
+  rec.innerHTML = '';
+  state.turns.forEach((t, i) => {
+    const li = document.createElement('li');
+    li.textContent = t;
+    if (i === state.turns.length - 1) li.className = 'last';
+    rec.appendChild(li);
+  });
+  rec.scrollTop = rec.scrollHeight;
+  $('dl-pgn4').hidden = !state.has_record;
+  $('posstring').value = state.position;
+  $('pausebtn').textContent = state.paused ? 'Resume engines' : 'Pause engines';
+  $('log').textContent = state.log.join('\n');
+  renderTurnBar();
+  if (state.message && !$('message').classList.contains('error') && !$('message').textContent) say(state.message);
+}
+
+function key() {
+  return state ? state.game + ':' + state.turns.length + ':' + state.turns[state.turns.length - 1] : '';
+}
+
+async function poll() {
+  try {
+    const s = await api('/api/state');
+    const changed = !state || s.version !== state.version || s.game !== state.game;
+    state = s;
+    if (key() !== lastKey) {
+      lastKey = key();
+      resetTurn();
+    }
+    if (humanToMove() && !acts && !loading) {
+      await loadActions();
+      return;
+    }
+    if (changed) render();
+  } catch (e) {
+    say('server: ' + e.message, true);
+  }
+}
+
+async function post(path, params) {
+  try {
+    state = await api(path, params || {}, true);
+    resetTurn();
+    lastKey = key();
+    say(state.message || '');
+    render();
+    if (humanToMove()) loadActions();
+  } catch (e) { say(e.message, true); }
+}
+
+async function init() {
+  const v = await api('/api/variants');
+  variants = v.variants;
+  const sel = $('variant');
+  for (const x of variants) {
+    const o = document.createElement('option');
+    o.value = x.name;
+    o.textContent = x.name;
+    sel.appendChild(o);
+  }
+  state = await api('/api/state');
+  sel.value = state.variant;
+  buildSeats(state.players);
+  sel.onchange = () => buildSeats(null);
+  $('startkind').onchange = startKindChanged;
+  $('newbtn').onclick = newGame;
+  $('undobtn').onclick = () => post('/api/undo');
+  $('flipbtn').onclick = () => { if (state.board) { rot += rotStep(state.board); render(); } };
+  $('pausebtn').onclick = () => post('/api/pause', { paused: state.paused ? 'false' : 'true' });
+  $('stopbtn').onclick = () => post('/api/stop');
+  $('analysebtn').onclick = () => post('/api/analyse');
+  $('playersbtn').onclick = () => {
+    if ($('variant').value !== state.variant) { say('the seats are for variant ' + $('variant').value + ': start a new game', true); return; }
+    post('/api/players', { players: playersParam() });
+  };
+  $('turnbtn').onclick = () => {
+    const t = $('turninput').value.trim();
+    if (t) playTurn([t]);
+  };
+  $('turninput').addEventListener('keydown', (e) => { if (e.key === 'Enter') $('turnbtn').click(); });
+  lastKey = key();
+  render();
+  setInterval(poll, 300);
+}
+
+init().catch((e) => say('cannot start: ' + e.message, true));
