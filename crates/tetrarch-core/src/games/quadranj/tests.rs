@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::game::{action_string, Game};
-use crate::turns::{divide, legal_turns, parse_turn, perft, perft_actions, play_turn};
+use crate::turns::{legal_turns, parse_turn, perft, perft_actions, play_turn};
 
 const START8: &str = "5bG1bK/4bBb2B2/4bBbGb2BbG/5bBbB1/1rBrB5/rGr2BrGrB4/2r2BrB4/rK1rG5 r 0 - rb 0/0 ?/? 0 1";
 const START10: &str = "gK1gG4bG1bK/2gBgB2bBbB2/gGgBgGgB2bBbGbBbG/1gBgB4bBbB1/10/10/1rBrB4yByB1/rGrBrGrB2yByGyByG/2rBrB2yByB2/rK1rG4yG1yK g 0 - gbyr 0/0/0/0 ?/?/?/? 0 1";
@@ -41,13 +41,6 @@ fn after(p: &Quadranj, t: &str) -> Quadranj {
     let mut q = p.clone();
     let acts = parse_turn(&q, t).unwrap_or_else(|e| panic!("{t}: {e}"));
     play_turn(&mut q, &acts);
-    q
-}
-
-fn after_action(p: &Quadranj, t: &str) -> Quadranj {
-    let mut q = p.clone();
-    let a = q.parse_action(t).unwrap_or_else(|e| panic!("{t}: {e}"));
-    q.make(a);
     q
 }
 
@@ -287,4 +280,185 @@ fn e13_rounds() {
     assert_eq!(perft_actions(&mut p, 1), 27);
     assert_eq!(perft_actions(&mut p, 2), 353);
     assert_eq!(perft_actions(&mut p, 3), 0);
+}
+
+/// Speed of action-level perft from the start (a benchmark, not a check):
+/// `cargo test --release -p tetrarch-core quadranj_speed -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn quadranj_speed() {
+    for (o, d, expect) in [(o2(), 4, 82_017_564u64), (o4(), 4, 20_335_148)] {
+        let mut p = Quadranj::startpos(&o);
+        let t = std::time::Instant::now();
+        let n = perft_actions(&mut p, d);
+        let dt = t.elapsed().as_secs_f64();
+        assert_eq!(n, expect);
+        eprintln!("{}: perft actions {d}: {n} in {dt:.2}s = {:.2} M actions/s", if o.four { "quadranj4" } else { "quadranj" }, n as f64 / dt / 1e6);
+    }
+}
+
+// ---- properties on positions reached by random play ---------------------------
+
+mod properties {
+    use super::super::naive::{fast, Naive};
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Starts: both start positions, the worked examples, and crowded
+    /// positions with walls, tall stacks and lone pilots.
+    pub(super) fn start(i: usize) -> Quadranj {
+        const MORE: [&str; 6] = [
+            "7bK/8/2XbP4/1r3BXX4/2rPbB4/1XbPrB4/3b2B4/rK7 r 0 - rb 0/0 ?/? 0 1",
+            "5bG1bK/2bPbBbBX2/4bBbGb2BbG/3XbB3/1rBrBbP4/rGr2BrGrB4/2r2BrB4/rK1rG5 b 0 - rb 0/0 ?/? 0 7",
+            "7bK/3X4/1bBr4B5/1rBXrB4/2bPrPX3/8/8/rK7 r 0 - rb 0/0 c6:2/? 0 1",
+            "gK8bK/10/2gBgPX5/2X1r3B5/2rBbB6/3yPyBX4/10/10/10/rK8yK r 0 - gbyr 0/0/0/0 ?/?/?/? 0 1",
+            "gK1gG4bG1bK/3gB3bB2/gGgBgGgB2bBbGbBbG/1gBgBX3bBbB1/2X7/5X4/1rBrB4yByB1/rGrBrGrB2yByGyByG/2rBrB3yB2/rK1rG4yG1yK y 0 - gbyr 0/0/0/0 ?/?/?/? 0 3",
+            "bK7/8/8/2rGbBrG3/2bPrPbP3/8/6rP1/rK7 r 0 - rb 0/0 ?/? 0 1",
+        ];
+        match i {
+            0 => Quadranj::startpos(&o2()),
+            1 => Quadranj::startpos(&o4()),
+            2..=11 => pos(EX[i - 2].pos),
+            12 => pos4("gK9/4rG5/7rG2/10/10/3XbKX4/2X1X5/1XrKX6/2X7/9yK r 1 h8 gbyr 0/0/0/0 -/-/-/- 1 4"),
+            _ => {
+                let s = MORE[(i - 13) % MORE.len()];
+                if s.starts_with("gK") {
+                    pos4(s)
+                } else {
+                    pos(s)
+                }
+            }
+        }
+    }
+
+    pub(super) const STARTS: usize = 19;
+
+    /// Random play keeps stacks at most 4 high, so the cascades of an
+    /// unstacking (and the simple implementation's copies) stay small.
+    fn too_tall(p: &Quadranj, a: Action) -> bool {
+        let h = |s: usize| cell::height(p.code(s));
+        match a.kind {
+            moves::kind::STACK => h(a.a as usize) + a.contributors().map(h).sum::<usize>() > 4,
+            moves::kind::CLIMB_IN => a.c == moves::kind::DRIVE_STACK && h(a.x as usize) >= 4,
+            _ => false,
+        }
+    }
+
+    fn choose(p: &Quadranj, l: &[Action], tactical: bool, r: usize) -> Action {
+        let ok: Vec<Action> = l.iter().copied().filter(|&a| !too_tall(p, a)).collect();
+        let pool = if ok.is_empty() { l.to_vec() } else { ok };
+        let tac: Vec<Action> = pool.iter().copied().filter(|&a| effect(p, a)).collect();
+        if tactical && !tac.is_empty() {
+            tac[r % tac.len()]
+        } else {
+            pool[r % pool.len()]
+        }
+    }
+
+    fn effect(p: &Quadranj, a: Action) -> bool {
+        p.is_tactical(a) || matches!(a.kind, moves::kind::UNSTACK | moves::kind::CLIMB_IN | moves::kind::SWAP)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+
+        /// Along a random game: the fast generator and make equal the simple
+        /// implementation (tokens, positions and results), make/unmake
+        /// restores position and key, the incremental key equals the key
+        /// from scratch, every token parses back to its action, and
+        /// print(parse(s)) == s.
+        #[test]
+        fn random_games(st in 0usize..STARTS, picks in proptest::collection::vec(any::<u32>(), 1..40)) {
+            let mut p = start(st);
+            let opts = Options { four: p.geo.seats == 4, charge_before: p.charge_before };
+            for pick in picks {
+                let s = p.position_string();
+                let q = Quadranj::from_position_string(&s, &opts).unwrap();
+                prop_assert_eq!(q.position_string(), s.clone());
+                prop_assert_eq!(q.key(), p.key());
+                prop_assert_eq!(p.key(), p.key_from_scratch());
+                prop_assert_eq!(q.outcome(), p.outcome(), "{}", s);
+                let expect = Naive::from(&p).actions();
+                let got = fast(&p);
+                prop_assert_eq!(&got, &expect, "{}", s);
+                if got.is_empty() {
+                    prop_assert!(p.outcome().is_some());
+                    break;
+                }
+                let mut l = ActionVec::default();
+                p.legal_actions(&mut l);
+                for (i, &a) in l.iter().enumerate() {
+                    let tok = action_string(&p, a);
+                    if i < 40 || i % 17 == 0 {
+                        prop_assert_eq!(p.parse_action(&tok), Ok(a), "{}", tok);
+                    }
+                    let before = p.st;
+                    let u = p.make(a);
+                    prop_assert_eq!(p.key(), p.key_from_scratch(), "{} after {}", s, tok);
+                    p.unmake(a, u);
+                    prop_assert_eq!(p.st, before);
+                }
+                let a = choose(&p, &l, pick % 3 == 0, (pick / 3) as usize);
+                p.make(a);
+            }
+        }
+    }
+
+    /// Seeded random games against the simple implementation reach the
+    /// special rules.
+    #[test]
+    fn random_play_reaches_special_rules() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut seen = std::collections::BTreeMap::<String, u32>::new();
+        for game in 0..64u64 {
+            let mut p = start((game % STARTS as u64) as usize);
+            if game % 5 == 0 {
+                p.charge_before = true;
+            }
+            for _ in 0..80 {
+                let mut l = ActionVec::default();
+                p.legal_actions(&mut l);
+                if l.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                if game % 8 == 0 {
+                    assert_eq!(fast(&p), Naive::from(&p).actions(), "{}", p.position_string());
+                }
+                let a = choose(&p, &l, seed % 2 == 0, (seed >> 8) as usize);
+                let tok = action_string(&p, a);
+                let kind = match a.kind {
+                    moves::kind::MOVE => "move",
+                    moves::kind::CLIMB_OUT => "climb out",
+                    moves::kind::SWAP => "swap",
+                    moves::kind::CHARGE => "charge",
+                    moves::kind::CLIMB_IN => "climb in",
+                    moves::kind::STACK => "stack",
+                    _ => "unstack",
+                };
+                *seen.entry(kind.into()).or_default() += 1;
+                if tok.contains('x') {
+                    *seen.entry("landing capture".into()).or_default() += 1;
+                }
+                let tallies: u32 = p.st.tally.iter().sum();
+                let in_game = p.st.in_game;
+                p.make(a);
+                if p.st.tally.iter().sum::<u32>() > tallies + (tok.contains('x') as u32) && a.kind != moves::kind::CHARGE {
+                    *seen.entry("custodian".into()).or_default() += 1;
+                }
+                if p.st.in_game != in_game {
+                    *seen.entry("out".into()).or_default() += 1;
+                }
+                if let Some(o) = p.outcome() {
+                    *seen.entry(o.reason.into()).or_default() += 1;
+                }
+            }
+        }
+        eprintln!("{seen:?}");
+        for k in ["move", "climb out", "swap", "charge", "climb in", "stack", "unstack", "landing capture", "custodian"] {
+            assert!(seen.get(k).copied().unwrap_or(0) > 0, "{k}: {seen:?}");
+        }
+    }
 }
