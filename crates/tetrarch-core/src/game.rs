@@ -351,6 +351,35 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn evaluate(&self, seat: Seat) -> i32;
     /// The named terms of [`Game::evaluate`] for `seat`, for `eval`.
     fn eval_terms(&self, seat: Seat) -> Vec<(&'static str, i32)>;
+    /// Whether the seat to move is in check (games with checks): the search
+    /// extends such positions and never stands pat in them. The default:
+    /// the game has no checks.
+    fn in_check(&self) -> bool {
+        false
+    }
+    /// Whether passing the turn (a *null move*, [`Game::skip_to`] the next
+    /// seat) is a sound guess for pruning here: the side to move is not in
+    /// check and zugzwang is unlikely (it has men besides pawns and King).
+    /// The default: never. Games must not opt in where zugzwang is common
+    /// (checkers endings: a forced capture or the only move loses) or where
+    /// a turn has several actions (a null turn would skip both).
+    fn null_move_ok(&self) -> bool {
+        false
+    }
+    /// Makes `seat` the seat to move at once, at a turn start, as if the
+    /// seats in between had passed, changing nothing else but the key (and
+    /// what a pass changes by the rules). Used for the null move (the next
+    /// seat) and by Best-Reply Search (any seat still in the game). `None`
+    /// when that is not possible here (the game is over, `seat` is out or
+    /// cannot move, the position is mid-turn, or the game has no clean way
+    /// to do it: the default).
+    fn skip_to(&mut self, _seat: Seat) -> Option<Self::Undo> {
+        None
+    }
+    /// Takes back a [`Game::skip_to`] that returned `Some(undo)`.
+    fn unskip(&mut self, _undo: Self::Undo) {
+        unreachable!("unskip without a successful skip_to")
+    }
 }
 
 /// The canonical token of one action, allocating (for the protocol, never

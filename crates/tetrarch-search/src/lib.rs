@@ -154,6 +154,44 @@ pub struct Limits {
     pub root_actions: Vec<usize>,
 }
 
+/// How a game with more than two sides (free-for-all) is searched. Games
+/// with two sides (duels, two teams) always use plain negamax.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    /// The root seat against a coalition of all the others.
+    Paranoid,
+    /// Best-Reply Search: after the root seat's turn, only the single best
+    /// reply among all opponents is played, the others pass.
+    Brs,
+    /// Max^n: a share per seat, each seat maximising its own.
+    MaxN,
+}
+
+impl Strategy {
+    /// The protocol's name (`Strategy` option).
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Paranoid => "paranoid",
+            Strategy::Brs => "brs",
+            Strategy::MaxN => "maxn",
+        }
+    }
+
+    /// The strategy of a protocol name (case-insensitive).
+    pub fn from_name(s: &str) -> Option<Strategy> {
+        [Strategy::Paranoid, Strategy::Brs, Strategy::MaxN]
+            .into_iter()
+            .find(|x| x.name().eq_ignore_ascii_case(s))
+    }
+}
+
+impl Default for Strategy {
+    /// The strongest in our matches (see `docs/search.md`).
+    fn default() -> Self {
+        Strategy::Paranoid
+    }
+}
+
 /// Search settings that persist across searches.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -161,6 +199,8 @@ pub struct Config {
     pub multipv: usize,
     /// Worker threads (`Threads`).
     pub threads: usize,
+    /// Free-for-all strategy (`Strategy`).
+    pub strategy: Strategy,
 }
 
 impl Default for Config {
@@ -168,6 +208,7 @@ impl Default for Config {
         Config {
             multipv: 1,
             threads: 1,
+            strategy: Strategy::default(),
         }
     }
 }
@@ -329,7 +370,7 @@ impl<G: Game> Searcher<G> {
                     .name(format!("search-{id}"))
                     .stack_size(16 << 20)
                     .spawn_scoped(s, move || {
-                        let mut w = Worker::new(root, history, tt, shared, id, None, None, h);
+                        let mut w = Worker::new(root, history, tt, shared, id, None, None, h, config.strategy);
                         w.restrict_root(&limits.root_actions);
                         w.helper_loop(max_depth);
                         w.history
@@ -348,7 +389,9 @@ impl<G: Game> Searcher<G> {
                 Some(&tc),
                 limits.nodes,
                 main_hist,
+                config.strategy,
             );
+            w.multipv = config.multipv;
             w.restrict_root(&limits.root_actions);
             let out = main_loop(&mut w, root, &tc, limits, config, max_depth, info);
             shared.abort.store(true, Relaxed);
@@ -372,7 +415,7 @@ impl<G: Game> Searcher<G> {
 
         let (line, value, depth) = out;
         let nodes = shared.total_nodes();
-        let salt = RootInfo::new(root).salt;
+        let salt = RootInfo::new(root, config.strategy).salt;
         let (best, after, used) = complete_turn(root, &line, &self.tt, salt);
         let ponder = if after.outcome().is_none()
             && (used < line.len() || self.tt.probe(after.key() ^ salt).is_some())

@@ -7,6 +7,7 @@ use tetrarch_core::game::{ActionList, Game, Outcome, Seat};
 
 use crate::hash::fx_hash;
 use crate::time::TimeControl;
+use crate::Strategy;
 use crate::tt::{score_from_tt, score_to_tt, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 
 /// Plies the search can reach (main search plus quiescence).
@@ -37,9 +38,13 @@ const KIND_QUIET: u8 = 3;
 struct Entry<A> {
     a: A,
     score: i32,
-    /// Index in the legal action list (what the table stores).
+    /// Index in the legal action list (what the table stores; at a merged
+    /// Best-Reply node, the opponent's rank in bits 12 and up).
     idx: u32,
     kind: u8,
+    /// 0, or 1 + the seat to skip to before making `a` (Best-Reply Search:
+    /// an opponent moving out of turn).
+    skip: u8,
 }
 
 /// A root action with the result of its last search.
@@ -73,26 +78,59 @@ impl Shared<'_> {
 pub(crate) struct RootInfo {
     pub seat: Seat,
     pub side: usize,
+    pub seats: usize,
+    /// The strategy in force: the configured one in games with more than two
+    /// sides, [`Strategy::Paranoid`] (plain negamax) otherwise.
+    pub strategy: Strategy,
     /// XORed into table keys: nonzero in free-for-all games, where a node's
-    /// value depends on which seat is the root (paranoid search).
+    /// value depends on which seat is the root and on the strategy.
     pub salt: u64,
 }
 
 impl RootInfo {
-    pub fn new<G: Game>(g: &G) -> RootInfo {
+    pub fn new<G: Game>(g: &G, strategy: Strategy) -> RootInfo {
         let seat = g.to_move();
         let side = g.side_of(seat);
         let mut sides = 0u64;
         for s in 0..g.seats() {
             sides |= 1u64 << (g.side_of(s) & 63);
         }
-        let salt = if sides.count_ones() > 2 {
-            tetrarch_core::zobrist::splitmix64(0x7E77_A4C8 ^ side as u64)
+        let multi = sides.count_ones() > 2;
+        let strategy = if multi { strategy } else { Strategy::Paranoid };
+        let salt = if multi {
+            tetrarch_core::zobrist::splitmix64(0x7E77_A4C8 ^ side as u64 ^ (strategy as u64) << 8)
         } else {
             0
         };
-        RootInfo { seat, side, salt }
+        RootInfo { seat, side, seats: g.seats(), strategy, salt }
     }
+}
+
+/// Max^n: the sum of a value vector (each seat's share).
+pub(crate) const MAXN_TOTAL: i32 = 10_000;
+/// Max^n value vectors, one share per seat (at most four seats).
+pub(crate) type Shares = [i32; 4];
+
+/// Features switched off by the environment variable
+/// `TETRARCH_SEARCH_OFF` (comma-separated: `ext`, `null`, `lmr`, `evade`,
+/// `qtt`), read once: for A/B matches while tuning.
+pub(crate) fn off(feature: &str) -> bool {
+    static OFF: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    OFF.get_or_init(|| std::env::var("TETRARCH_SEARCH_OFF").unwrap_or_default())
+        .split(',')
+        .any(|f| f == feature)
+}
+
+/// Late move reductions by depth and move number (both capped at 63).
+fn lmr_table() -> Vec<u8> {
+    let mut t = vec![0u8; 64 * 64];
+    for d in 1..64 {
+        for i in 1..64 {
+            let r = 0.75 + (d as f64).ln() * (i as f64).ln() / 2.0;
+            t[d * 64 + i] = r.max(0.0) as u8;
+        }
+    }
+    t
 }
 
 /// The value of a finished game for the root's side at `ply`.
@@ -127,6 +165,24 @@ pub(crate) struct Worker<'a, G: Game> {
     /// Turn-start keys: the game's history, then the path.
     keys: Vec<u64>,
     pub root_moves: Vec<RootMove<G::Action>>,
+    /// Late move reductions, `[depth * 64 + move number]`.
+    lmr: Vec<u8>,
+    /// `no_null[ply]`: the node at `ply` follows a null move.
+    no_null: Vec<bool>,
+    /// Best-Reply Search: an opponent has replied since the root seat's
+    /// last turn (the next turn start goes back to the root seat).
+    brs_replied: bool,
+    /// The depth of the current iteration (limits check extensions).
+    iter_depth: i32,
+    /// MultiPV lines (max^n searches every root action fully when > 1).
+    pub multipv: usize,
+    /// Tuning switches (see [`off`]): check extension, null move, new
+    /// reductions, quiescence evasions, quiescence table.
+    use_ext: bool,
+    use_null: bool,
+    use_lmr: bool,
+    use_evade: bool,
+    use_qtt: bool,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -140,6 +196,7 @@ impl<'a, G: Game> Worker<'a, G> {
         time: Option<&'a TimeControl>,
         node_limit: Option<u64>,
         history: Box<[i32]>,
+        strategy: Strategy,
     ) -> Self {
         let mut keys = Vec::with_capacity(history_keys.len() + MAX_PLY + 1);
         keys.extend_from_slice(history_keys);
@@ -153,7 +210,7 @@ impl<'a, G: Game> Worker<'a, G> {
             id,
             time,
             node_limit,
-            root: RootInfo::new(root),
+            root: RootInfo::new(root, strategy),
             nodes: 1, // the root
             seldepth: 0,
             stopped: false,
@@ -165,6 +222,16 @@ impl<'a, G: Game> Worker<'a, G> {
             pv_len: vec![0; MAX_PLY + 1],
             keys,
             root_moves: Vec::new(),
+            lmr: lmr_table(),
+            no_null: vec![false; MAX_PLY + 2],
+            brs_replied: false,
+            iter_depth: 1,
+            multipv: 1,
+            use_ext: !off("ext"),
+            use_null: !off("null"),
+            use_lmr: !off("lmr"),
+            use_evade: !off("evade"),
+            use_qtt: !off("qtt"),
         };
         w.init_root();
         w
@@ -271,9 +338,19 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Generates and orders the legal actions onto the move stack. Returns
     /// (number of legal actions, number pushed).
     fn generate(&mut self, tt_idx: Option<u16>, ply: usize, tactical_only: bool) -> (usize, usize) {
+        let base = self.moves.len();
+        let total = self.push_actions(tt_idx, ply, tactical_only, 0, 0);
+        let n = self.moves.len() - base;
+        self.moves[base..].sort_unstable_by(|x, y| y.score.cmp(&x.score).then(x.idx.cmp(&y.idx)));
+        (total, n)
+    }
+
+    /// Pushes the legal actions of the position (unsorted), their indices
+    /// offset by `idx_base`, with the skip marker `skip`. Returns the number
+    /// of legal actions.
+    fn push_actions(&mut self, tt_idx: Option<u16>, ply: usize, tactical_only: bool, idx_base: u32, skip: u8) -> usize {
         self.gen.clear();
         self.pos.legal_actions(&mut self.gen);
-        let base = self.moves.len();
         let killers = self.killers[ply.min(MAX_PLY)];
         let side = self.pos.side_of(self.pos.to_move()) & 3;
         for (i, &a) in self.gen.iter().enumerate() {
@@ -281,8 +358,9 @@ impl<'a, G: Game> Worker<'a, G> {
             if tactical_only && !tactical {
                 continue;
             }
+            let idx = idx_base + i as u32;
             let hint = self.pos.order_hint(a);
-            let (kind, score) = if tt_idx.is_some_and(|t| t as usize == i) {
+            let (kind, score) = if tt_idx.is_some_and(|t| t as u32 == idx) {
                 (KIND_TT, i32::MAX)
             } else if tactical {
                 (KIND_TACTICAL, (1 << 28) + hint.clamp(-(1 << 24), 1 << 24))
@@ -294,16 +372,32 @@ impl<'a, G: Game> Worker<'a, G> {
                 let h = (side << HIST_BITS) | (fx_hash(&a) as usize & ((1 << HIST_BITS) - 1));
                 (KIND_QUIET, self.history[h] + hint.clamp(-8192, 8192))
             };
-            self.moves.push(Entry {
-                a,
-                score,
-                idx: i as u32,
-                kind,
-            });
+            self.moves.push(Entry { a, score, idx, kind, skip });
+        }
+        self.gen.len()
+    }
+
+    /// Best-Reply Search: the actions of every opponent still able to move,
+    /// the seat to move first, the others out of turn (marked to be skipped
+    /// to). Returns (legal actions, number pushed).
+    fn generate_merged(&mut self, tt_idx: Option<u16>, ply: usize) -> (usize, usize) {
+        let base = self.moves.len();
+        let seats = self.root.seats;
+        let first = self.pos.to_move();
+        let mut total = self.push_actions(tt_idx, ply, false, 0, 0);
+        for k in 1..seats {
+            let o = (first + k) % seats;
+            if self.pos.side_of(o) == self.root.side {
+                continue;
+            }
+            if let Some(u) = self.pos.skip_to(o) {
+                total += self.push_actions(tt_idx, ply, false, (k as u32) << 12, o as u8 + 1);
+                self.pos.unskip(u);
+            }
         }
         let n = self.moves.len() - base;
         self.moves[base..].sort_unstable_by(|x, y| y.score.cmp(&x.score).then(x.idx.cmp(&y.idx)));
-        (self.gen.len(), n)
+        (total, n)
     }
 
     #[inline]
@@ -355,7 +449,7 @@ impl<'a, G: Game> Worker<'a, G> {
         *h += bonus * 32 - *h * bonus * 32 / HIST_MAX;
         for j in base..best {
             let e = self.moves[j];
-            if e.kind == KIND_QUIET || e.kind == KIND_KILLER {
+            if (e.kind == KIND_QUIET || e.kind == KIND_KILLER) && e.skip == 0 {
                 let i = self.hist_index(&e.a);
                 let h = &mut self.history[i];
                 *h -= bonus * 32 + *h * bonus * 32 / HIST_MAX;
@@ -365,7 +459,32 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Alpha-beta (PVS) below the root. Values are from the point of view of
     /// the node: the root's side ("us") or everyone else ("them").
-    fn search(
+    ///
+    /// With Best-Reply Search, a turn start after an opponent's reply goes
+    /// straight back to the root seat (the other opponents pass); that
+    /// line is not a real game line, so it ends the PV.
+    fn search(&mut self, depth: i32, ply: usize, alpha: i32, beta: i32, pv_node: bool) -> i32 {
+        if self.root.strategy == Strategy::Brs && depth > 0 && self.brs_replied && self.pos.at_turn_start() {
+            if self.is_us() {
+                self.brs_replied = false;
+                let v = self.search_node(depth, ply, alpha, beta, pv_node);
+                self.brs_replied = true;
+                return v;
+            }
+            let seat = self.root.seat;
+            if let Some(u) = self.pos.skip_to(seat) {
+                self.brs_replied = false;
+                let v = -self.search_node(depth, ply, -beta, -alpha, pv_node);
+                self.brs_replied = true;
+                self.pos.unskip(u);
+                self.pv_len[ply] = 0;
+                return v;
+            }
+        }
+        self.search_node(depth, ply, alpha, beta, pv_node)
+    }
+
+    fn search_node(
         &mut self,
         depth: i32,
         ply: usize,
@@ -421,8 +540,47 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
         }
+        let in_check = self.pos.in_check();
+        // Null move: let the next seat (an opponent) move twice; if we still
+        // stand at or above beta, this node will too. Only where the game
+        // says it is sound.
+        if self.use_null
+            && !pv_node
+            && depth >= 3
+            && turn_start
+            && !in_check
+            && !self.no_null[ply]
+            && beta.abs() < MATE_BOUND
+            && self.pos.null_move_ok()
+            && self.eval(us) >= beta
+        {
+            let next = (self.pos.to_move() + 1) % self.root.seats.max(1);
+            if let Some(u) = self.pos.skip_to(next) {
+                let flip = self.is_us() != us;
+                let mut s = -INF;
+                if flip {
+                    self.tick();
+                    let r = 2 + depth / 4;
+                    self.no_null[ply + 1] = true;
+                    s = self.child(depth - 1 - r, ply + 1, beta - 1, beta, true, false);
+                    self.no_null[ply + 1] = false;
+                }
+                self.pos.unskip(u);
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+        let merged = self.root.strategy == Strategy::Brs && turn_start && !us && !self.brs_replied;
         let base = self.moves.len();
-        let (_, n) = self.generate(tt_idx, ply, false);
+        let (_, n) = if merged {
+            self.generate_merged(tt_idx, ply)
+        } else {
+            self.generate(tt_idx, ply, false)
+        };
         if n == 0 {
             self.moves.truncate(base);
             return self.terminal(ply, us);
@@ -433,25 +591,66 @@ impl<'a, G: Game> Worker<'a, G> {
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_idx = None;
+        let mut quiets = 0usize;
         for i in 0..n {
             let m = self.moves[base + i];
+            let sk = if m.skip != 0 {
+                match self.pos.skip_to(m.skip as usize - 1) {
+                    Some(u) => Some(u),
+                    None => continue,
+                }
+            } else {
+                None
+            };
             let u = self.pos.make(m.a);
             self.tick();
+            if merged {
+                self.brs_replied = true;
+            }
             let flip = self.is_us() != us;
+            let gives_check = self.use_ext && self.pos.in_check();
+            let ext = i32::from(gives_check && (ply as i32) < 2 * self.iter_depth);
+            let new_depth = depth - 1 + ext;
+            let quiet = m.kind == KIND_QUIET || m.kind == KIND_KILLER;
+            if quiet {
+                quiets += 1;
+            }
             let mut s;
             if i == 0 {
-                s = self.child(depth - 1, ply + 1, alpha, beta, flip, pv_node);
+                s = self.child(new_depth, ply + 1, alpha, beta, flip, pv_node);
             } else {
-                let r = i32::from(depth >= 3 && i >= 3 && m.kind == KIND_QUIET);
-                s = self.child(depth - 1 - r, ply + 1, alpha, alpha + 1, flip, false);
+                let mut r = 0;
+                if !self.use_lmr {
+                    r = i32::from(depth >= 3 && i >= 3 && m.kind == KIND_QUIET);
+                } else if depth >= 3 && quiet && !in_check && !gives_check && i >= 2 + usize::from(pv_node) {
+                    r = self.lmr[(depth.min(63) as usize) * 64 + i.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if m.kind == KIND_KILLER {
+                        r -= 1;
+                    } else if m.score > HIST_MAX / 2 {
+                        r -= 1;
+                    } else if m.score < -HIST_MAX / 2 {
+                        r += 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                s = self.child(new_depth - r, ply + 1, alpha, alpha + 1, flip, false);
                 if s > alpha && r > 0 {
-                    s = self.child(depth - 1, ply + 1, alpha, alpha + 1, flip, false);
+                    s = self.child(new_depth, ply + 1, alpha, alpha + 1, flip, false);
                 }
                 if pv_node && s > alpha && s < beta {
-                    s = self.child(depth - 1, ply + 1, alpha, beta, flip, true);
+                    s = self.child(new_depth, ply + 1, alpha, beta, flip, true);
                 }
             }
+            if merged {
+                self.brs_replied = false;
+            }
             self.pos.unmake(m.a, u);
+            if let Some(u) = sk {
+                self.pos.unskip(u);
+            }
             if self.stopped {
                 break;
             }
@@ -461,7 +660,12 @@ impl<'a, G: Game> Worker<'a, G> {
                 if s > alpha {
                     alpha = s;
                     if pv_node {
-                        self.update_pv(ply, m.a);
+                        if m.skip != 0 {
+                            // Out of turn: not a line of the real game.
+                            self.pv_len[ply] = 0;
+                        } else {
+                            self.update_pv(ply, m.a);
+                        }
                     }
                     if s >= beta {
                         let quiet = match m.kind {
@@ -469,7 +673,7 @@ impl<'a, G: Game> Worker<'a, G> {
                             KIND_TT => !self.pos.is_tactical(m.a),
                             _ => true,
                         };
-                        if quiet {
+                        if quiet && m.skip == 0 {
                             self.update_quiet_stats(ply, depth, base + i, base);
                         }
                         break;
@@ -477,12 +681,17 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
         }
+        let _ = quiets;
         if turn_start {
             self.keys.pop();
         }
         self.moves.truncate(base);
         if self.stopped {
             return 0;
+        }
+        if best == -INF {
+            // Every action was an out-of-turn one that could not be played.
+            return self.eval(us);
         }
         let bound = if best >= beta {
             BOUND_LOWER
@@ -497,7 +706,10 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// Quiescence: stand pat on the static evaluation, then tactical actions
-    /// only, at most [`QS_MAX`] plies deep.
+    /// only, at most [`QS_MAX`] plies deep; in check (games with checks,
+    /// the first two quiescence plies) every action and no stand pat. The
+    /// table gives cut-offs and the first action, and keeps the result at
+    /// depth 0.
     fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32, qd: i32) -> i32 {
         self.pv_len[ply] = 0;
         if self.stopped {
@@ -508,19 +720,37 @@ impl<'a, G: Game> Worker<'a, G> {
         if ply >= MAX_PLY - 1 {
             return self.eval(us);
         }
+        let tkey = self.pos.key() ^ self.root.salt;
+        let mut tt_idx = None;
+        if let Some(hit) = self.tt.probe(tkey).filter(|_| self.use_qtt) {
+            tt_idx = hit.idx;
+            let s = score_from_tt(hit.score, ply);
+            match hit.bound {
+                BOUND_EXACT => return s,
+                BOUND_LOWER if s >= beta => return s,
+                BOUND_UPPER if s <= alpha => return s,
+                _ => {}
+            }
+        }
+        let evade = self.use_evade && qd < 2 && self.pos.in_check();
         let base = self.moves.len();
-        let (total, n) = self.generate(None, ply, true);
+        let (total, n) = self.generate(tt_idx, ply, !evade);
         if total == 0 {
             self.moves.truncate(base);
             return self.terminal(ply, us);
         }
-        let stand = self.eval(us);
-        if n == 0 || qd >= QS_MAX || stand >= beta {
-            self.moves.truncate(base);
-            return stand;
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        if !evade {
+            let stand = self.eval(us);
+            if n == 0 || qd >= QS_MAX || stand >= beta {
+                self.moves.truncate(base);
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
         }
-        alpha = alpha.max(stand);
-        let mut best = stand;
+        let mut best_idx = None;
         for i in 0..n {
             let m = self.moves[base + i];
             let u = self.pos.make(m.a);
@@ -536,6 +766,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             if s > best {
                 best = s;
+                best_idx = Self::tt_idx(m.idx);
                 if s > alpha {
                     alpha = s;
                     if s >= beta {
@@ -546,10 +777,206 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         self.moves.truncate(base);
         if self.stopped {
-            0
-        } else {
-            best
+            return 0;
         }
+        let bound = if best >= beta {
+            BOUND_LOWER
+        } else if best > orig_alpha && best_idx.is_some() {
+            BOUND_EXACT
+        } else {
+            BOUND_UPPER
+        };
+        if self.use_qtt {
+            self.tt.store(tkey, score_to_tt(best, ply), best_idx, 0, bound);
+        }
+        best
+    }
+
+    // ---- max^n (free-for-all, `Strategy::MaxN`) ----------------------------
+
+    /// Max^n leaf: every seat's share of [`MAXN_TOTAL`], from its own
+    /// evaluation through a logistic curve, normalised to the total.
+    fn maxn_leaf(&self) -> Shares {
+        let n = self.root.seats.min(4);
+        let mut p = [0f64; 4];
+        let mut sum = 0.0;
+        for (s, ps) in p.iter_mut().enumerate().take(n) {
+            let e = self.pos.evaluate(s).clamp(-6000, 6000) as f64;
+            *ps = 1.0 / (1.0 + (-e / 300.0).exp());
+            sum += *ps;
+        }
+        let mut w = [0; 4];
+        if sum > 0.0 {
+            for s in 0..n {
+                w[s] = (p[s] / sum * MAXN_TOTAL as f64) as i32;
+            }
+        }
+        w
+    }
+
+    /// Max^n value of a finished game: the winners share the total, else
+    /// the seats that draw, else everyone.
+    fn maxn_outcome(&self, o: Option<Outcome>) -> Shares {
+        let n = self.root.seats.min(4);
+        let mut won = 0u8;
+        let mut drew = 0u8;
+        if let Some(o) = o {
+            for s in 0..n {
+                match o.for_seat(s) {
+                    Some(true) => won |= 1 << s,
+                    None => drew |= 1 << s,
+                    Some(false) => {}
+                }
+            }
+        }
+        let mask = if won != 0 {
+            won
+        } else if drew != 0 {
+            drew
+        } else {
+            (1u8 << n) - 1
+        };
+        let share = MAXN_TOTAL / mask.count_ones().max(1) as i32;
+        let mut w = [0; 4];
+        for (s, ws) in w.iter_mut().enumerate().take(n) {
+            if mask >> s & 1 != 0 {
+                *ws = share;
+            }
+        }
+        w
+    }
+
+    /// Max^n with shallow pruning: every seat maximises its own share; the
+    /// node stops once its mover's share reaches `limit` (the parent's
+    /// mover, another seat, can then get no more than it already has,
+    /// because shares are never negative and sum to at most the total).
+    /// Below depth 0, a capture-only continuation with stand pat.
+    fn maxn(&mut self, depth: i32, ply: usize, limit: i32, qd: i32) -> Shares {
+        self.pv_len[ply] = 0;
+        if self.stopped {
+            return [0; 4];
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return self.maxn_leaf();
+        }
+        let quiesce = depth <= 0;
+        let turn_start = self.pos.at_turn_start();
+        let key = self.pos.key();
+        if !quiesce && turn_start && self.keys.iter().rev().any(|&k| k == key) {
+            return self.maxn_outcome(self.pos.history_outcome(&self.keys));
+        }
+        let tkey = key ^ self.root.salt;
+        let tt_idx = self.tt.probe(tkey).and_then(|h| h.idx);
+        let base = self.moves.len();
+        let (total, n) = self.generate(tt_idx, ply, quiesce);
+        if total == 0 {
+            self.moves.truncate(base);
+            return self.maxn_outcome(self.pos.outcome());
+        }
+        let mover = self.pos.to_move().min(3);
+        let mut best = [-1; 4];
+        if quiesce {
+            let stand = self.maxn_leaf();
+            if n == 0 || qd >= QS_MAX / 2 || stand[mover] >= limit {
+                self.moves.truncate(base);
+                return stand;
+            }
+            best = stand;
+        }
+        if turn_start && !quiesce {
+            self.keys.push(key);
+        }
+        let mut best_idx = None;
+        for i in 0..n {
+            let m = self.moves[base + i];
+            let u = self.pos.make(m.a);
+            self.tick();
+            let child_limit = if self.pos.to_move() != mover && best[mover] >= 0 {
+                MAXN_TOTAL - best[mover]
+            } else {
+                MAXN_TOTAL + 1
+            };
+            let v = self.maxn(depth - 1, ply + 1, child_limit, if quiesce { qd + 1 } else { 0 });
+            self.pos.unmake(m.a, u);
+            if self.stopped {
+                break;
+            }
+            if v[mover] > best[mover] {
+                best = v;
+                best_idx = Self::tt_idx(m.idx);
+                self.update_pv(ply, m.a);
+                if best[mover] >= limit {
+                    break;
+                }
+            }
+        }
+        if turn_start && !quiesce {
+            self.keys.pop();
+        }
+        self.moves.truncate(base);
+        if !self.stopped && best_idx.is_some() {
+            // The table keeps the best action only (values are vectors).
+            self.tt.store(tkey, 0, best_idx, depth.max(0), BOUND_LOWER);
+        }
+        best
+    }
+
+    /// A root share as a centipawn-like score: 0 is an equal share.
+    pub(crate) fn share_cp(&self, w: i32) -> i32 {
+        (w * self.root.seats.max(1) as i32 - MAXN_TOTAL) / 16
+    }
+
+    /// One max^n root iteration: every root action (with pruning against
+    /// the best so far unless several lines are reported).
+    fn maxn_root(&mut self, depth: i32, line: usize) -> bool {
+        if line > 0 {
+            return !self.stopped;
+        }
+        for rm in &mut self.root_moves {
+            rm.prev_score = rm.score;
+            rm.score = -INF;
+        }
+        let mover = self.pos.to_move().min(3);
+        let full = self.multipv > 1;
+        let mut best_share = -1;
+        let mut completed = 0;
+        for i in 0..self.root_moves.len() {
+            if self.stop_requested() {
+                self.stopped = true;
+                break;
+            }
+            let a = self.root_moves[i].a;
+            let u = self.pos.make(a);
+            self.tick();
+            let limit = if !full && self.pos.to_move() != mover && best_share >= 0 {
+                MAXN_TOTAL - best_share
+            } else {
+                MAXN_TOTAL + 1
+            };
+            let v = self.maxn(depth - 1, 1, limit, 0);
+            self.pos.unmake(a, u);
+            if self.stopped {
+                break;
+            }
+            completed += 1;
+            self.update_pv(0, a);
+            let cp = self.share_cp(v[mover]);
+            let cap = self.share_cp(best_share);
+            let rm = &mut self.root_moves[i];
+            rm.score = if v[mover] > best_share || i == 0 { cp } else { cp.min(cap) };
+            rm.pv.clear();
+            rm.pv.extend_from_slice(&self.pv[..self.pv_len[0]]);
+            best_share = best_share.max(v[mover]);
+        }
+        if completed == 0 {
+            for rm in &mut self.root_moves {
+                rm.score = rm.prev_score;
+            }
+            return false;
+        }
+        self.root_moves.sort_by_key(|x| std::cmp::Reverse(x.score));
+        !self.stopped
     }
 
     /// One root iteration at `depth` for MultiPV line `line` (0-based): the
@@ -557,6 +984,10 @@ impl<'a, G: Game> Worker<'a, G> {
     /// line's scores and PVs are updated. Returns false if stopped (the
     /// scores of actions searched completely stay valid).
     pub fn root_iteration(&mut self, depth: i32, line: usize) -> bool {
+        self.iter_depth = depth;
+        if self.root.strategy == Strategy::MaxN {
+            return self.maxn_root(depth, line);
+        }
         let prev = self.root_moves[line].score;
         if depth < 4 || prev <= -INF || prev.abs() >= MATE_BOUND {
             return self.root_window(depth, line, -INF, INF);

@@ -243,6 +243,7 @@ fn threads_return_legal_turns() {
         &Config {
             threads: 3,
             multipv: 1,
+            ..Config::default()
         },
     );
     assert_legal_turn(&g, &r.best);
@@ -257,6 +258,7 @@ fn threads_return_legal_turns() {
         &Config {
             threads: 2,
             multipv: 1,
+            ..Config::default()
         },
     );
     assert_eq!(r.best, vec![3]);
@@ -275,6 +277,7 @@ fn stop_ends_an_infinite_search_quickly() {
         let config = Config {
             threads,
             multipv: 1,
+            ..Config::default()
         };
         let (r, stopped_at) = std::thread::scope(|sc| {
             let h = sc.spawn(|| {
@@ -382,6 +385,7 @@ fn multipv_lines_have_distinct_first_actions() {
         &Config {
             multipv: 3,
             threads: 1,
+            ..Config::default()
         },
     );
     let last: Vec<&Info<u8>> = infos.iter().filter(|i| i.depth == 8).collect();
@@ -404,6 +408,7 @@ fn multipv_lines_have_distinct_first_actions() {
         &Config {
             multipv: 5,
             threads: 1,
+            ..Config::default()
         },
     );
     assert!(infos.iter().all(|i| i.multipv <= 2));
@@ -418,6 +423,7 @@ fn multipv_best_line_is_the_winning_one() {
         &Config {
             multipv: 3,
             threads: 1,
+            ..Config::default()
         },
     );
     assert_eq!(r.best, vec![2]);

@@ -20,8 +20,8 @@ pub struct Settings {
     pub multipv: usize,
     /// `Move Overhead`, ms.
     pub move_overhead_ms: u64,
-    /// `Strategy` (one of [`STRATEGIES`]). Stored and reported; the search
-    /// API has no field for it yet.
+    /// `Strategy` (one of [`STRATEGIES`]), passed to the search as
+    /// [`tetrarch_search::Config::strategy`].
     pub strategy: &'static str,
 }
 

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use tetrarch_core::game::{turn_done, ActionList, Game, OptionSpec, Outcome, PositionError};
 use tetrarch_core::turns::{divide, legal_turns, line_to_turns, parse_turn, play_turn, turn_string};
-use tetrarch_search::{Clock, Config, Info, Limits, Score, SearchResult, Searcher};
+use tetrarch_search::{Clock, Config, Info, Limits, Score, SearchResult, Searcher, Strategy};
 
 use crate::go::{parse_go, GoCommand, GoSearch};
 use crate::job::{Flags, Job, JobKind};
@@ -342,7 +342,11 @@ impl<G: Game> Session<G> {
         }
         let mut limits = self.limits(&g, settings);
         limits.root_actions = root_actions;
-        let config = Config { multipv: settings.multipv, threads: settings.threads };
+        let config = Config {
+            multipv: settings.multipv,
+            threads: settings.threads,
+            strategy: Strategy::from_name(settings.strategy).unwrap_or_default(),
+        };
         let flags = Arc::new(Flags::default());
         let kind = if g.ponder {
             JobKind::Ponder { then_infinite: g.infinite }
@@ -606,7 +610,7 @@ pub(crate) fn bench_search<G: Game>(
 ) -> Result<(SearchResult<G::Action>, Duration), String> {
     searcher.clear();
     let limits = Limits { depth: Some(depth), ..Limits::default() };
-    let config = Config { multipv: 1, threads: 1 };
+    let config = Config { multipv: 1, threads: 1, ..Config::default() };
     let stop = AtomicBool::new(false);
     let t = Instant::now();
     let r = catch_unwind(AssertUnwindSafe(|| searcher.search(pos, &[], &limits, &config, &stop, &mut |_| {})))

@@ -301,4 +301,25 @@ impl Game for FourChess {
     fn eval_terms(&self, seat: Seat) -> Vec<(&'static str, i32)> {
         eval::terms(self, seat)
     }
+
+    fn in_check(&self) -> bool {
+        self.checks >> self.side & 1 != 0 && self.inert >> self.side & 1 == 0
+    }
+
+    fn null_move_ok(&self) -> bool {
+        let s = self.side as usize;
+        self.inert >> s & 1 == 0
+            && self.checks >> s & 1 == 0
+            && (self.men.by_seat[s] & !(self.men.by_type[piece::PAWN] | self.men.by_type[piece::RPAWN] | self.men.by_type[piece::KING])).any()
+    }
+
+    /// The next seat only: the side to move passes (`0000`, with the status
+    /// update a pass gets by §5.6).
+    fn skip_to(&mut self, seat: Seat) -> Option<moves::Undo> {
+        (seat == (self.side as usize + 1) & 3 && self.quick_outcome().is_none()).then(|| self.make_move(Move::PASS))
+    }
+
+    fn unskip(&mut self, u: moves::Undo) {
+        self.unmake_move(Move::PASS, u)
+    }
 }

@@ -86,7 +86,7 @@ impl FourChess {
     }
 
     /// §5.8 rules 1, 2 and 4: the ends that need no move generation.
-    fn quick_outcome(&self) -> Option<Outcome> {
+    pub(super) fn quick_outcome(&self) -> Option<Outcome> {
         if self.inert & 0b0101 == 0b0101 {
             return Some(Outcome::win(SeatSet(0b1010), "checkmate"));
         }

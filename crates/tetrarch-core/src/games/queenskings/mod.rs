@@ -475,6 +475,29 @@ impl Game for QueensKings {
         false
     }
 
+    /// Free-for-all only (Best-Reply Search): colour `seat` moves next if it
+    /// is in the game and has a move; nothing else changes (the draw
+    /// counter counts turns played, and none was). In teams and duel a
+    /// skipped turn would be a pass the rules never allow next to a forced
+    /// capture, so it is refused there.
+    fn skip_to(&mut self, seat: Seat) -> Option<State> {
+        if self.rules.mode != Mode::FreeForAll || seat >= 4 || self.game_outcome().is_some() {
+            return None;
+        }
+        let c = self.colour_of(seat);
+        if self.st.in_game >> c & 1 == 0 || !self.has_any_move(c) {
+            return None;
+        }
+        let u = self.st;
+        self.st.key ^= keys::TO_MOVE[self.st.to_move as usize] ^ keys::TO_MOVE[c];
+        self.st.to_move = c as u8;
+        Some(u)
+    }
+
+    fn unskip(&mut self, u: State) {
+        self.st = u;
+    }
+
     fn is_tactical(&self, m: Move) -> bool {
         m.kind() == MoveKind::Capture
     }

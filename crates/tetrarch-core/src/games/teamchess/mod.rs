@@ -251,4 +251,23 @@ impl Game for TeamChess {
     fn eval_terms(&self, seat: Seat) -> Vec<(&'static str, i32)> {
         eval::terms(self, seat)
     }
+
+    fn in_check(&self) -> bool {
+        self.in_check(self.side as usize)
+    }
+
+    fn null_move_ok(&self) -> bool {
+        use super::chess4::piece::{KING, PAWN};
+        let s = self.side as usize;
+        !self.in_check(s) && (self.men.by_seat[s] & !(self.men.by_type[PAWN] | self.men.by_type[KING])).any()
+    }
+
+    /// The next seat only (a null move).
+    fn skip_to(&mut self, seat: Seat) -> Option<moves::Undo> {
+        (seat == (self.side as usize + 1) & 3 && self.quick_outcome().is_none()).then(|| self.make_null())
+    }
+
+    fn unskip(&mut self, u: moves::Undo) {
+        self.unmake_null(u)
+    }
 }

@@ -352,6 +352,36 @@ impl TeamChess {
         undo
     }
 
+    /// A null move for the search: the side to move passes; its own and
+    /// the next seat's en-passant entries lapse as after a quiet move.
+    pub(super) fn make_null(&mut self) -> Undo {
+        let s = self.side as usize;
+        let undo = Undo { captured: 0, moved: 0, castling: self.castling, ep: self.ep, halfmove: self.halfmove, key: self.key };
+        let next = (s + 1) & 3;
+        self.set_ep(s, 0);
+        self.set_ep(next, 0);
+        self.halfmove += 1;
+        self.key ^= keys::SIDE[s] ^ keys::SIDE[next];
+        self.side = next as u8;
+        if s == 3 {
+            self.fullmove += 1;
+        }
+        undo
+    }
+
+    /// Takes back [`TeamChess::make_null`].
+    pub(super) fn unmake_null(&mut self, u: Undo) {
+        let s = (self.side as usize + 3) & 3;
+        self.side = s as u8;
+        if s == 3 {
+            self.fullmove -= 1;
+        }
+        self.castling = u.castling;
+        self.ep = u.ep;
+        self.halfmove = u.halfmove;
+        self.key = u.key;
+    }
+
     /// The landing square of the entry whose skipped square is `sk`.
     fn ep_landing_for(&self, sk: Sq) -> Sq {
         for c in 0..4 {

@@ -1,0 +1,184 @@
+//! The search on the real games: hand-built tactics and mates with known
+//! answers, mate scores through the table, `stop` at any depth,
+//! determinism, and the free-for-all strategies.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use tetrarch_core::game::{action_string, Game};
+use tetrarch_core::games::fourchess::FourChess;
+use tetrarch_core::games::queenskings::QueensKings;
+use tetrarch_core::games::teamchess::TeamChess;
+use tetrarch_core::turns::legal_turns;
+use tetrarch_search::{Config, Limits, Score, SearchResult, Searcher, Strategy};
+
+fn pos<G: Game>(variant: &str, s: &str) -> G {
+    G::from_position_string(s, &G::default_options(variant)).unwrap()
+}
+
+fn search<G: Game>(s: &mut Searcher<G>, g: &G, depth: u32, config: &Config) -> SearchResult<G::Action> {
+    let limits = Limits { depth: Some(depth), ..Limits::default() };
+    s.search(g, &[], &limits, config, &AtomicBool::new(false), &mut |_| {})
+}
+
+fn best<G: Game>(g: &G, r: &SearchResult<G::Action>) -> String {
+    let mut p = g.clone();
+    let mut out = Vec::new();
+    for &a in &r.best {
+        out.push(action_string(&p, a));
+        p.make(a);
+    }
+    out.join(",")
+}
+
+fn assert_legal<G: Game>(g: &G, turn: &[G::Action]) {
+    assert!(legal_turns(g).iter().any(|(_, acts)| acts.as_slice() == turn), "{turn:?} is not legal");
+}
+
+// Four-handed Chess: White (seat 0) and Yellow against Black and Red.
+const FC_QUEEN: &str = "4yK3/8/8/14/14/4bQ9/13rK/bK13/14/4wR9/14/8/8/3wK4 w - 0 1";
+
+#[test]
+fn fourchess_takes_a_hanging_queen() {
+    let g: FourChess = pos("fourchess", FC_QUEEN);
+    for d in [1, 4, 6] {
+        let r = search(&mut Searcher::new(4), &g, d, &Config::default());
+        assert_eq!(best(&g, &r), "e5e9", "depth {d}");
+        assert!(matches!(r.score, Score::Cp(x) if x >= 400), "{:?}", r.score);
+    }
+}
+
+// Teamchess: Red (seat 0) and Yellow against Blue and Green; a King
+// capture ends the game.
+const TC_QUEEN: &str = "3yK4/8/8/14/14/4bQ9/13gK/bK13/14/4rR9/14/8/8/4rK3 r - - 0 1";
+const TC_KING: &str = "3yK4/8/8/14/14/14/13gK/bK13/14/14/rR13/8/8/4rK3 r - - 0 1";
+
+#[test]
+fn teamchess_takes_a_hanging_queen_and_a_king() {
+    let g: TeamChess = pos("teamchess", TC_QUEEN);
+    let r = search(&mut Searcher::new(4), &g, 6, &Config::default());
+    assert_eq!(best(&g, &r), "e5e9");
+    let g: TeamChess = pos("teamchess", TC_KING);
+    for d in [1, 5] {
+        let r = search(&mut Searcher::new(4), &g, d, &Config::default());
+        assert_eq!(best(&g, &r), "a4a7", "depth {d}");
+        assert_eq!(r.score, Score::Mate(1), "depth {d}");
+    }
+}
+
+#[test]
+fn mate_scores_survive_the_table() {
+    // The same searcher (its table full of mate scores from the first
+    // search) must report the same mate at the same and at greater depths.
+    let g: TeamChess = pos("teamchess", TC_KING);
+    let mut s = Searcher::new(4);
+    let first = search(&mut s, &g, 4, &Config::default());
+    for d in [4, 6, 8] {
+        let r = search(&mut s, &g, d, &Config::default());
+        assert_eq!(r.score, first.score, "depth {d}");
+        assert_eq!(r.best, first.best);
+    }
+    // And from the losing side one turn earlier: Blue to move cannot save
+    // its King from the Rook on a4 in one turn (the King's every square is
+    // on the file or next to it), so Red mates in 1 after any Blue move.
+    let g: TeamChess = pos("teamchess", "3yK4/8/8/14/14/14/13gK/bK13/14/14/rR13/8/8/4rK3 b - - 0 1");
+    let mut s = Searcher::new(4);
+    let a = search(&mut s, &g, 6, &Config::default());
+    let b = search(&mut s, &g, 6, &Config::default());
+    assert_eq!(a.score, b.score);
+    assert_legal(&g, &a.best);
+}
+
+#[test]
+fn stop_is_answered_promptly_at_any_depth() {
+    let g: FourChess = FourChess::startpos(&FourChess::default_options("fourchess"));
+    for wait in [0u64, 5, 40, 150] {
+        let stop = AtomicBool::new(false);
+        let mut s = Searcher::<FourChess>::new(8);
+        let limits = Limits { infinite: true, ..Limits::default() };
+        let (r, late) = std::thread::scope(|sc| {
+            let h = sc.spawn(|| {
+                std::thread::sleep(Duration::from_millis(wait));
+                stop.store(true, Ordering::SeqCst);
+                Instant::now()
+            });
+            let r = s.search(&g, &[], &limits, &Config::default(), &stop, &mut |_| {});
+            (r, h.join().unwrap().elapsed())
+        });
+        assert!(late < Duration::from_millis(50), "stop after {wait} ms answered in {late:?}");
+        assert_legal(&g, &r.best);
+    }
+}
+
+#[test]
+fn one_thread_is_deterministic_per_strategy() {
+    let g: FourChess = FourChess::startpos(&FourChess::default_options("fourchess"));
+    let a = search(&mut Searcher::new(4), &g, 5, &Config::default());
+    let b = search(&mut Searcher::new(4), &g, 5, &Config::default());
+    assert_eq!((a.nodes, &a.best), (b.nodes, &b.best));
+    let g: QueensKings = QueensKings::startpos(&QueensKings::default_options("queenskings9"));
+    for strategy in [Strategy::Paranoid, Strategy::Brs, Strategy::MaxN] {
+        let c = Config { strategy, ..Config::default() };
+        let a = search(&mut Searcher::new(4), &g, 4, &c);
+        let b = search(&mut Searcher::new(4), &g, 4, &c);
+        assert_eq!((a.nodes, &a.best), (b.nodes, &b.best), "{strategy:?}");
+        assert_legal(&g, &a.best);
+    }
+}
+
+#[test]
+fn free_for_all_strategies_play_legal_turns_along_a_game() {
+    // A short game of queenskings9 where the seats use the three strategies
+    // in turn: every answer is a legal turn, with 1 and 2 threads.
+    let mut g: QueensKings = QueensKings::startpos(&QueensKings::default_options("queenskings9"));
+    let strategies = [Strategy::Brs, Strategy::MaxN, Strategy::Paranoid, Strategy::Brs];
+    let mut searchers: Vec<Searcher<QueensKings>> = (0..4).map(|_| Searcher::new(2)).collect();
+    for turn in 0..24 {
+        if g.outcome().is_some() {
+            break;
+        }
+        let seat = g.to_move();
+        let c = Config { strategy: strategies[seat], threads: 1 + turn % 2, ..Config::default() };
+        let r = search(&mut searchers[seat], &g, 3, &c);
+        assert_legal(&g, &r.best);
+        for &a in &r.best {
+            g.make(a);
+        }
+    }
+}
+
+#[test]
+fn queenskings_skip_to_keeps_the_key_and_undoes() {
+    let mut g: QueensKings = QueensKings::startpos(&QueensKings::default_options("queenskings9"));
+    let before = (g.key(), g.position_string());
+    for seat in 0..4 {
+        if let Some(u) = g.skip_to(seat) {
+            assert_eq!(g.to_move(), seat);
+            assert_eq!(g.key(), g.key_from_scratch());
+            g.unskip(u);
+        }
+        assert_eq!((g.key(), g.position_string()), before);
+    }
+    // Not in a duel or in teams.
+    let mut d: QueensKings = QueensKings::startpos(&QueensKings::default_options("queenskings9-duel"));
+    assert!(d.skip_to(1).is_none());
+}
+
+#[test]
+fn null_move_hooks_restore_the_position() {
+    let mut g: FourChess = pos("fourchess", FC_QUEEN);
+    let before = (g.key(), g.position_string());
+    assert!(g.null_move_ok());
+    let u = g.skip_to(1).unwrap();
+    assert_eq!(g.to_move(), 1);
+    assert_eq!(g.key(), g.key_from_scratch());
+    g.unskip(u);
+    assert_eq!((g.key(), g.position_string()), before);
+    let mut t: TeamChess = pos("teamchess", TC_QUEEN);
+    let before = (t.key(), t.position_string());
+    let u = t.skip_to(1).unwrap();
+    assert_eq!(t.key(), t.key_from_scratch());
+    t.unskip(u);
+    assert_eq!((t.key(), t.position_string()), before);
+    assert!(t.skip_to(2).is_none());
+}
