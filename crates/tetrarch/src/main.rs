@@ -1,5 +1,5 @@
-//! The `tetrarch` binary: the protocol loop (no sub-command), `perft` and
-//! `bench`. It parses its arguments and hands over to the library.
+//! The `tetrarch` binary: the protocol loop (no sub-command), `perft`,
+//! `bench`, `record` and `match`. It parses its arguments and hands over to the library.
 
 use std::io::BufRead;
 use std::process::ExitCode;
@@ -40,6 +40,13 @@ enum Command {
         /// Count the last level without making its turns (one-action games).
         #[arg(long)]
         bulk: bool,
+    },
+    /// Plays an engine-vs-engine match (`tetrarch match --help`, docs/match.md).
+    #[command(disable_help_flag = true)]
+    Match {
+        /// The match options (cutechess style), passed on unchanged.
+        #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
+        args: Vec<String>,
     },
     /// Reads a game record (PGN4 for teamchess) and prints the `position`
     /// command that replays it. (The protocol command `record` writes one.)
@@ -108,6 +115,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Match { args }) => ExitCode::from(tetrarch_match::main_with_args(&args) as u8),
         Some(Command::Record { variant, file }) => match tools::record_cli(&variant, &file, &out) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

@@ -620,3 +620,21 @@ fn queenskings_duel_and_free_for_all() {
     let v = e.ask("position startpos moves c1d1");
     assert!(v.len() == 1 && is_error(&v[0]), "{v:?}");
 }
+
+#[test]
+fn cli_match_is_wired() {
+    let (ok, out) = cli(&["match", "--help"]);
+    assert!(ok && out.contains("--variant"), "{out}");
+    // Bad input: a clear error and exit code 2 before any game.
+    let o = Command::new(env!("CARGO_BIN_EXE_tetrarch")).args(["match", "--variant", "chess"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    // A real two-game match between two copies of this binary.
+    let exe = env!("CARGO_BIN_EXE_tetrarch");
+    let (ok, out) = cli(&[
+        "match", "--variant", "queenskings9-duel", "--games", "2", "--seed", "7",
+        "--engine", &format!("cmd={exe}"), "name=A", "depth=1",
+        "--engine", &format!("cmd={exe}"), "name=B", "depth=1",
+    ]);
+    assert!(ok, "{out}");
+    assert!(out.contains("Results of A vs B (2 games)"), "{out}");
+}
