@@ -462,3 +462,300 @@ mod properties {
         }
     }
 }
+
+// ---- hand-built checks of single rules -----------------------------------------
+
+const CAPTURES: &str = "bK7/8/8/2bP5/1rBbP1bP3/rG2r3B4/bP7/rK7 r 0 - rb 0/0 ?/a2! 0 1";
+
+fn has(p: &Quadranj, t: &str) -> bool {
+    actions_of(p).iter().any(|a| a == t)
+}
+
+#[test]
+fn landing_captures_and_keeps() {
+    // A lone pilot is captured by landing (slide, step, climb out, drive,
+    // unstack link and exit); x appears exactly then.
+    let p = pos(CAPTURES);
+    let a = actions_of(&p);
+    assert!(a.contains(&"b4xc5".into()) && a.contains(&"b4^xc5".into()) && a.contains(&"b4xc4".into()), "{a:?}");
+    assert!(a.contains(&"d3/1xc4".into()) && a.contains(&"d3/1xe4".into()), "{a:?}");
+    assert!(!a.contains(&"b4c5".into()));
+    // The Red guard may not enter Blue's Keep (a2 is Blue's), but a royal may.
+    assert!(!a.iter().any(|t| t.starts_with("a3a2") || t.starts_with("a3xa2")));
+    assert!(a.contains(&"a1xa2".into()));
+    let q = after(&p, "b4xc5,a1xa2");
+    assert!(q.position_string().contains(" rb 1/0 "), "{}", q.position_string());
+    // Stack steps never enter a Keep.
+    let p = pos("bK7/8/8/8/8/8/2r2B5/rK7 r 0 - rb 0/0 ?/? 0 1");
+    assert!(has(&p, "c2c3") && !has(&p, "c2b2") && !has(&p, "c2b1") && !has(&p, "c2/1b2"));
+}
+
+#[test]
+fn drive_and_stack_from_climb_in() {
+    // Pilot on a4 climbs into b4 (wall), hops to c4; drives capture.
+    let p = pos("bK7/8/8/2bP5/rPXXrB4/8/8/rK7 r 0 - rb 0/0 ?/? 0 1");
+    let a = actions_of(&p);
+    for t in ["a4:b4", "a4:c4", "a4:b4xc5", "a4:c4xc5", "a4:b4a4", "a4:c4+d4", "a4:b4+d4".into()] {
+        let ok = a.contains(&t.to_string());
+        assert_eq!(ok, t != "a4:b4+d4", "{t}: {a:?}");
+    }
+    let q = after(&p, "a4:c4+d4,a1a2");
+    assert!(q.position_string().starts_with("bK7/8/8/2bP5/1X1r2B4/8/"), "{}", q.position_string());
+}
+
+#[test]
+fn charges() {
+    // Beyond: a guard pushed into an enemy Keep is removed (value 2); a royal
+    // is pushed anywhere; an own unit, a stack or a lone pilot is no target.
+    let p = pos("bK7/8/8/8/8/bG7/8/rK6rG r 0 - rb 0/0 ?/? 0 1");
+    assert!(has(&p, "a1@a3"));
+    let p = pos("bK7/8/7bG/8/8/8/8/2rG4rK r 0 - rb 0/0 ?/? 0 1");
+    let q = after(&p, "h1@h6,c1c2");
+    assert_eq!(q.position_string(), "bK7/8/7rK/8/8/8/2rG5/8 b 0 - rb 2/0 ?/? 1 2");
+    // As a first action with nothing left to move, the mover loses (§6.3).
+    let p = pos("bK7/8/7bG/8/8/8/8/7rK r 0 - rb 0/0 ?/? 0 1");
+    let q = after(&p, "h1@h6");
+    assert_eq!(result(&q).as_deref(), Some("win 2 nomove"));
+    assert_eq!(q.position_string(), "bK7/8/7rK/8/8/8/8/8 r 1 h6 rb 2/0 ?/? 0 1");
+    assert_eq!(result(&pos(&q.position_string())).as_deref(), Some("win 2 nomove"));
+    let p = pos("8/8/8/8/bK7/8/bG7/2rK5 r 0 - rb 0/0 ?/? 0 1");
+    // c1 charges nothing along rank 1 toward a1? a1 empty, b1 empty.
+    assert!(!actions_of(&p).iter().any(|t| t.contains('@')));
+    let p = pos("7bK/8/8/8/8/8/bG7/3rK4 r 0 - rb 0/0 ?/? 0 1");
+    assert!(!has(&p, "d1@a2"));
+    let p = pos("7bK/8/8/8/bG7/8/8/rK1rG5 r 0 - rb 0/0 ?/? 0 1");
+    // a1 → a4 guard: a2, a3 empty; beyond a5 empty: pushed to a5 (no Keep).
+    let q = after(&p, "a1@a4,c1c2");
+    assert!(q.position_string().starts_with("7bK/8/8/bG7/rK7/8/2rG5/8 "), "{}", q.position_string());
+    // Before: the guard goes to b1, inside Blue's own Keep: allowed.
+    let p = pos_with("7bK/8/8/8/8/8/7rG/rK1bG5 r 0 - rb 0/0 ?/? 0 1", &before());
+    let q = after(&p, "a1@c1,h2h3");
+    assert!(q.position_string().starts_with("7bK/8/8/8/8/7rG/8/1bGrK5 "), "{}", q.position_string());
+    // A royal target is pushed, never removed.
+    let p = pos("7rG/8/8/8/8/8/8/rK2bK4 r 0 - rb 0/0 ?/? 0 1");
+    let q = after(&p, "a1@d1,h8h7");
+    assert!(q.position_string().starts_with("8/7rG/8/8/8/8/8/3rKbK3 "), "{}", q.position_string());
+}
+
+#[test]
+fn custodian_thresholds() {
+    // A lone pilot between two Red pilots: 1 + 1 >= 2·½: captured.
+    let p = pos("bK7/8/8/8/1rPbPrP4/7rG/8/rK7 r 0 - rb 0/0 ?/? 0 1");
+    let q = after(&p, "a1b1,h3h2");
+    assert!(q.position_string().starts_with("bK7/8/8/8/1rP1rP4/"), "{}", q.position_string());
+    assert!(q.position_string().contains(" rb 0.5/0 "));
+    // A guard needs 4 (value 2 → 2·2): two pilots and a single are 2.5.
+    let p = pos("bK7/8/8/2rB5/1rPbGrP4/7rG/8/rK7 r 0 - rb 0/0 ?/? 0 1");
+    let q = after(&p, "a1b1,h3h2");
+    assert!(q.position_string().starts_with("bK7/8/8/2rB5/1rPbGrP4/"), "{}", q.position_string());
+    // Brackets must be orthogonal on one axis: diagonal units only add value.
+    let p = pos("bK7/8/8/1rGrG5/2bB5/1rG6/8/rK7 r 0 - rb 0/0 ?/? 0 1");
+    let q = after(&p, "a1a2,b3a3");
+    assert!(q.position_string().starts_with("bK7/8/8/1rGrG5/2bB5/"), "{}", q.position_string());
+    // Pending capture: Blue steps between, Red captures at the end of its next turn.
+    let p = pos("bK7/8/8/8/1rG1rG4/2bB5/7rG/rK7 b 0 - rb 0/0 ?/? 0 5");
+    let q = after(&p, "c3c4,a8a7");
+    assert!(q.position_string().contains("bB"));
+    let q = after(&q, "a1b1,h2h3");
+    assert!(!q.position_string().contains("bB"), "{}", q.position_string());
+    assert!(q.position_string().contains(" rb 1/0 "));
+}
+
+#[test]
+fn four_player_out_keep_inactive() {
+    // Blue is out: its Keep (a1 a2 b1 b2) no longer stops Red's single.
+    let p = pos4("gK9/10/10/10/10/10/10/10/1rB8/rK8yK r 0 - gyr 0/0/0/0 -/-/-/- 0 9");
+    assert!(has(&p, "b2a2") && has(&p, "b2b1"));
+    // A seat that is out: `-` burglar, no units; errors otherwise.
+    assert!(Quadranj::from_position_string("gK9/10/10/10/10/10/10/10/1rB8/rK8yK r 0 - gyr 0/0/0/0 -/?/-/- 0 9", &o4()).is_err());
+}
+
+#[test]
+fn action_list_grows() {
+    // An 8-high stack in the open: far more actions than the inline capacity.
+    let p = pos("bK7/8/8/3r8B4/8/8/8/rK7 r 0 - rb 0/0 ?/? 0 1");
+    let mut l = ActionVec::default();
+    p.legal_actions(&mut l);
+    assert!(l.len() > 100_000, "{}", l.len());
+    let mut seen = std::collections::HashSet::new();
+    for &a in l.iter().step_by(97) {
+        assert!(seen.insert(action_string(&p, a)));
+    }
+}
+
+// ---- notation errors ----------------------------------------------------------
+
+#[test]
+fn bad_position_strings() {
+    let cases: [(&str, &str); 26] = [
+        ("7bK/8/8/8/8/8/8/7rK r 0 - rb 0/0 ?/? 0", "expected 9 fields"),
+        ("7bK/8/8/8/8/8/7rK r 0 - rb 0/0 ?/? 0 1", "field 1 (board): expected 8 ranks"),
+        ("7bK/8/8/8/8/8/7/7rK r 0 - rb 0/0 ?/? 0 1", "rank 2 has 7 squares"),
+        ("7bK/8/8//8/8/8/7rK r 0 - rb 0/0 ?/? 0 1", "rank 5 is empty"),
+        ("7bK/8/8/08/8/8/8/7rK r 0 - rb 0/0 ?/? 0 1", "starts with 0"),
+        ("7bK/8/8/r1B7/8/8/8/7rK r 0 - rb 0/0 ?/? 0 1", "height"),
+        ("7bK/8/8/r2G6/8/8/8/7rK r 0 - rb 0/0 ?/? 0 1", "a height is given to `G`"),
+        ("7bK/8/8/gB7/8/8/8/7rK r 0 - rb 0/0 ?/? 0 1", "character `g`"),
+        ("7bK/8/8/8/8/8/8/8 r 0 - rb 0/0 ?/? 0 1", "Red has 0 royals"),
+        ("7bK/8/8/rGrGrGrG4/8/8/8/7rK r 0 - rb 0/0 ?/? 0 1", "4 guards"),
+        ("7bK/8/8/r9B7/8/8/8/7rK r 0 - rb 0/0 ?/? 0 1", "9 pilots"),
+        ("7bK/8/8/8/8/8/X7/7rK r 0 - rb 0/0 ?/? 0 1", "empty blocker on a2"),
+        ("7bK/8/8/8/8/8/rB7/7rK r 0 - rb 0/0 ?/? 0 1", "column on a2"),
+        ("7bK/8/8/8/8/8/rG7/7rK r 0 - rb 0/0 ?/? 0 1", "guard of Red on a2"),
+        ("7bK/6rP1/8/8/8/8/8/7rK r 0 - rb 0/0 ?/? 0 1", "lone pilot of Red on g7"),
+        ("7bK/8/8/8/8/8/8/7rK g 0 - rb 0/0 ?/? 0 1", "field 2 (seat to move)"),
+        ("7bK/8/8/8/8/8/8/7rK r 2 - rb 0/0 ?/? 0 1", "field 3 (action index)"),
+        ("7bK/8/8/8/8/8/8/7rK r 1 - rb 0/0 ?/? 0 1", "field 4 (moved marks)"),
+        ("7bK/8/8/8/8/8/8/7rK r 1 a8 rb 0/0 ?/? 0 1", "neither a unit of the seat to move"),
+        ("7bK/8/8/8/8/8/8/7rK r 0 - br 0/0 ?/? 0 1", "field 5"),
+        ("7bK/8/8/8/8/8/8/7rK r 0 - rb 0/0.25 ?/? 0 1", "field 6 (tallies)"),
+        ("7bK/8/8/8/8/8/8/7rK r 0 - rb 0/0 ?! /? 0 1", "expected 9 fields"),
+        ("7bK/8/8/8/8/8/8/7rK r 0 - rb 0/0 a3/? 0 1", "no lone pilot of Red"),
+        ("7bK/8/8/8/8/8/8/7rK r 0 - rb 0/0 ?/? 102 1", "field 8 (quiet counter)"),
+        ("7bK/8/8/8/8/8/8/7rK r 0 - rb 0/0 ?/? 0 0", "field 9 (turn number)"),
+        ("7rK/8/8/8/8/8/8/bK7 r 0 - rb 0/0 ?/? 0 1", "two seats stand on their homes"),
+    ];
+    for (s, want) in cases {
+        match Quadranj::from_position_string(s, &o2()) {
+            Ok(_) => panic!("accepted: {s}"),
+            Err(e) => assert!(e.to_string().contains(want), "{s}: `{e}` lacks `{want}`"),
+        }
+    }
+    // 8×8 board given to quadranj4, 10×10 to quadranj.
+    assert!(Quadranj::from_position_string(START8, &o4()).unwrap_err().to_string().contains("ranks"));
+    assert!(Quadranj::from_position_string(START10, &o2()).unwrap_err().to_string().contains("ranks"));
+    // quadranj4: the seat to move must have an action (§7.11 item 11).
+    let e = Quadranj::from_position_string("gK8bK/10/10/10/10/10/10/10/9gG/rK6XgGyK y 1 j1 gbyr 0/0/0/0 -/-/-/- 0 3", &o4());
+    assert!(e.is_err());
+}
+
+#[test]
+fn bad_tokens() {
+    let p = Quadranj::startpos(&o2());
+    let malformed = ["", "a1", "a9a1", "b3/01a4", "b3/1a4.", "a1-a2", "a3^", "c2d2d3b3"];
+    for t in malformed {
+        assert!(matches!(p.parse_action(t), Err(TokenError::Malformed(_))), "{t}: {:?}", p.parse_action(t));
+    }
+    let illegal = ["0000", "a1a3", "d3c2+b3", "d2d3c2+b3", "b3+b3", "c1xd1", "b3/1a5", "a3a2", "b3/1a4.b3^a5"];
+    for t in illegal {
+        assert!(matches!(p.parse_action(t), Err(TokenError::Illegal(_))), "{t}: {:?}", p.parse_action(t));
+    }
+    assert!(p.parse_action("d3c2+b3").unwrap_err().to_string().contains("c2d3+b3"));
+    assert!(parse_turn(&p, "a1a2").is_err(), "a turn has two actions");
+    assert!(parse_turn(&p, "a1a2,a3a4").is_ok());
+    assert!(parse_turn(&p, "a1a2,a1b1").is_err(), "the royal has moved");
+}
+
+#[test]
+fn setup_tokens() {
+    let p = Quadranj::from_setup(&["b3:2", "?"], &o2()).unwrap();
+    assert!(p.position_string().ends_with(" b3:2/? 0 1"), "{}", p.position_string());
+    let p = Quadranj::from_setup(&["?", "e6:1"], &o2()).unwrap();
+    assert!(p.position_string().ends_with(" ?/e6:1 0 1"));
+    let p = Quadranj::from_setup(&["?", "?"], &o2()).unwrap();
+    assert_eq!(p.position_string(), START8);
+    for (toks, want) in [
+        (vec!["b3:3", "?"], "token 1 `b3:3` of seat p1"),
+        (vec!["e6:1", "?"], "no column of this seat"),
+        (vec!["?", "b3"], "`<square>:<level>`"),
+        (vec!["?", "e6:0"], "level"),
+        (vec!["?"], "expected 2"),
+        (vec!["z9:1", "?"], "not a square"),
+    ] {
+        let e = Quadranj::from_setup(&toks, &o2()).unwrap_err().to_string();
+        assert!(e.contains(want), "{toks:?}: {e}");
+    }
+    for seat in 0..4 {
+        for seed in 0..6 {
+            let t = Quadranj::propose_setup(&o4(), seat, seed).unwrap();
+            let mut toks = vec!["?"; 4];
+            toks[seat] = &t;
+            Quadranj::from_setup(&toks, &o4()).unwrap_or_else(|e| panic!("{t}: {e}"));
+        }
+    }
+    for seat in 0..2 {
+        let t = Quadranj::propose_setup(&o2(), seat, 3).unwrap();
+        let mut toks = vec!["?"; 2];
+        toks[seat] = &t;
+        Quadranj::from_setup(&toks, &o2()).unwrap();
+    }
+    // An explicit burglar: only it may enter the Keep.
+    let p = pos("bK7/8/5rBrB1/8/8/8/8/7rK r 0 - rb 0/0 f6:1/? 0 1");
+    assert!(has(&p, "f6^g7") && !has(&p, "g6^g7"));
+    // Options.
+    let mut o = o2();
+    assert!(Quadranj::set_option(&mut o, "qj_chargelanding", "before").is_ok() && o.charge_before);
+    assert!(Quadranj::set_option(&mut o, "QJ_ChargeLanding", "sideways").is_err() && o.charge_before);
+}
+
+// ---- repetition (§6.6, §6.7) ----------------------------------------------------
+
+fn play_game(start: &str, turns: &[&str]) -> Vec<Option<String>> {
+    let mut p = pos(start);
+    let mut history = Vec::new();
+    let mut out = Vec::new();
+    for t in turns {
+        assert!(p.history_outcome(&history).is_none(), "{out:?}");
+        history.push(p.key());
+        p = after(&p, t);
+        out.push(p.history_outcome(&history).map(|o| o.to_string()));
+    }
+    out
+}
+
+#[test]
+fn repetition_both_shuffling() {
+    let s = "bK7/8/8/3bG4/3rG4/8/8/rK7 r 0 - rb 0/0 -/- 0 1";
+    let red = ["a1b1,d4c4", "b1a1,c4d4"];
+    let blue = ["a8b8,d5e5", "b8a8,e5d5"];
+    let turns: Vec<&str> = (0..11).map(|i| if i % 2 == 0 { red[(i / 2) % 2] } else { blue[(i / 2) % 2] }).collect();
+    let r = play_game(s, &turns);
+    // Red's arrangement A is recorded at turns 3, 7, 11 with Blue repeating too.
+    assert!(r[..10].iter().all(|o| o.is_none()), "{r:?}");
+    assert_eq!(r[10].as_deref(), Some("draw repetition"));
+}
+
+#[test]
+fn repetition_one_shuffling_loses() {
+    let s = "bK7/8/8/3bG4/3rG4/8/8/rK7 r 0 - rb 0/0 -/- 0 1";
+    let red = ["a1b1,d4c4", "b1a1,c4d4"];
+    let blue = ["a8b8,d5e5", "b8a8,e5f5", "a8b8,f5g5", "b8a8,g5h5", "a8b8,h5h6"];
+    let turns: Vec<&str> = (0..11).map(|i| if i % 2 == 0 { red[(i / 2) % 2] } else { blue[i / 2] }).collect();
+    let r = play_game(s, &turns);
+    assert!(r[..10].iter().all(|o| o.is_none()), "{r:?}");
+    assert_eq!(r[10].as_deref(), Some("win 2 arrangement"));
+}
+
+#[test]
+fn repetition_of_position() {
+    // Unknown history keys (never shown to history_outcome) still allow §6.6.
+    let p = pos("bK7/8/8/3bG4/3rG4/8/8/rK7 r 0 - rb 0/0 -/- 0 1");
+    let k = p.key() ^ 0x1234; // same board (high bits), other low bits
+    assert_eq!(p.history_outcome(&[1 << 20, k, k]).map(|o| o.to_string()).as_deref(), Some("draw repetition"));
+    assert_eq!(p.history_outcome(&[k, 1 << 20, k]), None, "a new boundary since");
+    assert_eq!(p.history_outcome(&[1 << 20, k]), None);
+    let q = pos("bK7/8/8/3bG4/3rG4/8/8/rK7 r 0 - rb 1/0 -/- 0 1");
+    assert_eq!(q.history_outcome(&[1 << 20, k, k]).map(|o| o.to_string()).as_deref(), Some("win 1 repetition"));
+}
+
+#[test]
+fn search_hooks_and_render() {
+    for o in [o2(), o4()] {
+        let s = Quadranj::startpos(&o);
+        for seat in 0..s.seats() {
+            assert_eq!(s.evaluate(seat), 0, "{o:?}");
+        }
+        assert_eq!(s.eval_terms(0).len(), 4);
+        let r = s.render();
+        assert_eq!(r.lines().count(), s.geo.n + 1, "{r}");
+    }
+    let p = pos(CAPTURES);
+    let cap = p.parse_action("b4xc5").unwrap();
+    let quiet = p.parse_action("b4a5").unwrap();
+    assert!(p.is_tactical(cap) && !p.is_tactical(quiet));
+    assert!(p.order_hint(cap) > p.order_hint(quiet));
+    // A boxed-in royal weighs heavily.
+    let q = pos(EX[7].pos);
+    let r = after(&q, "e8c8");
+    assert!(r.evaluate(1) > r.evaluate(0));
+}
