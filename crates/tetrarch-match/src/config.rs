@@ -31,6 +31,20 @@ pub struct EngineConfig {
     /// Start a fresh process for every game (`restart=on`); by default a
     /// process is kept between games and restarted only after it failed.
     pub restart: bool,
+    /// The protocol dialect the engine speaks (`proto=`).
+    pub proto: Proto,
+}
+
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Proto {
+    /// `shared/spec/protocol.md` (Tetrarch and engines like it).
+    #[default]
+    Tetrarch,
+    /// The 4pchess UCI dialect (`teamchess` only): no `UCI_Variant`,
+    /// `position startpos|fen <FEN4> moves h2-h3 …`, `go rtime … gtime …`,
+    /// `bestmove h2-h3`, scores from Red/Yellow's point of view.
+    FourPChess,
 }
 
 /// Resign adjudication: a side whose engines all report at least `score` cp
@@ -107,6 +121,7 @@ USAGE:
 
 ENGINE KEYS (after --engine, or --each for every engine):
   cmd=PATH  arg=ARG (repeatable)  dir=DIR  name=NAME  option.NAME=VALUE
+  proto=tetrarch|4pchess (4pchess: that engine's UCI dialect, teamchess only)
   tc=[MOVES/]SECONDS[+INC] | tc=inf   st=SECONDS   depth=N   nodes=N   restart=on|off
 
 OPTIONS:
@@ -151,6 +166,13 @@ fn apply_engine_kv(e: &mut EngineConfig, kv: &str, seen_name: &mut bool) -> Resu
             *seen_name = true;
         }
         "arg" => e.args.push(v.to_string()),
+        "proto" => {
+            e.proto = match v {
+                "tetrarch" | "uci" => Proto::Tetrarch,
+                "4pchess" => Proto::FourPChess,
+                _ => return Err(format!("proto={v}: use tetrarch or 4pchess")),
+            }
+        }
         "dir" => e.dir = Some(PathBuf::from(v)),
         "tc" => e.tc = parse_tc(v)?,
         "st" => e.st_ms = Some(parse_st(v)?),
@@ -174,7 +196,7 @@ fn apply_engine_kv(e: &mut EngineConfig, kv: &str, seen_name: &mut bool) -> Resu
                 e.options.push((name.to_string(), v.to_string()));
             }
         }
-        _ => return Err(format!("unknown engine setting `{k}` (cmd, name, arg, dir, option.NAME, tc, st, depth, nodes, restart)")),
+        _ => return Err(format!("unknown engine setting `{k}` (cmd, name, arg, dir, proto, option.NAME, tc, st, depth, nodes, restart)")),
     }
     Ok(())
 }
@@ -394,6 +416,9 @@ pub fn parse_args(args: &[String]) -> Result<Option<Config>, String> {
         }
         if e.tc.is_some() && e.st_ms.is_some() {
             return Err(format!("engine {} ({}): tc= and st= together", k + 1, e.name));
+        }
+        if e.proto == Proto::FourPChess && cfg.variant != "teamchess" {
+            return Err(format!("engine {} ({}): proto=4pchess plays only --variant teamchess", k + 1, e.name));
         }
         cfg.engines.push(e);
     }

@@ -191,14 +191,18 @@ impl EngineProc {
 
     /// The handshake: `uci` … `uciok`, the variant, the options, `isready`.
     /// An option the engine rejects (an `info string error` line) is an error.
-    pub fn init(&mut self, variant: &str, options: &[(String, String)], timeout: Duration) -> Result<(), String> {
+    /// A 4pchess-dialect engine (`send_variant` false) is not told the
+    /// variant: it only plays teamchess.
+    pub fn init(&mut self, variant: &str, options: &[(String, String)], send_variant: bool, timeout: Duration) -> Result<(), String> {
         self.send("uci");
         match self.wait_for(Instant::now() + timeout, |_| {}, |l| l.trim() == "uciok") {
             Ok(_) => {}
             Err(WaitError::Timeout) => return Err(format!("{}: no uciok within {} ms", self.label, timeout.as_millis())),
             Err(WaitError::Eof) => return Err(format!("{}: the engine exited during the handshake", self.label)),
         }
-        self.send(&format!("setoption name UCI_Variant value {variant}"));
+        if send_variant {
+            self.send(&format!("setoption name UCI_Variant value {variant}"));
+        }
         for (k, v) in options {
             self.send(&format!("setoption name {k} value {v}"));
         }

@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod config;
+pub mod dialect;
 pub mod engine;
 pub mod games;
 pub mod json;

@@ -14,6 +14,8 @@ use tetrarch_core::game::{GameResult, Outcome, Seat};
 use tetrarch_core::turns::{parse_turn, play_turn};
 
 use crate::config::{Config, EngineConfig};
+use crate::config::Proto;
+use crate::dialect::{self, DialectLine};
 use crate::engine::{info_score, EngineProc, Log, WaitError};
 use crate::games::{format_of, Format, MatchGame};
 use crate::openings::Opening;
@@ -102,7 +104,7 @@ fn prepare(
             old.shutdown();
         }
         let mut p = EngineProc::spawn(ecfg, log.clone())?;
-        let r = p.init(variant, options, HANDSHAKE);
+        let r = p.init(variant, options, ecfg.proto == Proto::Tetrarch, HANDSHAKE);
         if let Err(e) = r {
             p.kill();
             return Err(e);
@@ -130,7 +132,19 @@ fn prepare(
 fn go_command(n: usize, mover: Seat, clocks: &[Clock], ecfg: &EngineConfig) -> String {
     let mut s = String::from("go");
     if clocks.iter().any(|c| c.tc.is_some()) {
-        if n == 2 {
+        if ecfg.proto == Proto::FourPChess {
+            // `rtime btime ytime gtime`, `rinc binc yinc ginc`: seat colours.
+            for (i, c) in clocks.iter().enumerate() {
+                if c.tc.is_some() {
+                    s.push_str(&format!(" {}time {}", dialect::CLOCK_LETTERS[i], c.left_ms));
+                }
+            }
+            for (i, c) in clocks.iter().enumerate() {
+                if let Some(tc) = c.tc {
+                    s.push_str(&format!(" {}inc {}", dialect::CLOCK_LETTERS[i], tc.inc_ms));
+                }
+            }
+        } else if n == 2 {
             for (i, w) in ["wtime", "btime"].iter().enumerate() {
                 if clocks[i].tc.is_some() {
                     s.push_str(&format!(" {w} {}", clocks[i].left_ms));
@@ -250,6 +264,16 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
         }
     }
 
+    // The game in the 4pchess dialect, kept only if an engine speaks it.
+    let dialect_seat = (0..n).find(|&s| cfg.engines[job.seat_engines[s]].proto == Proto::FourPChess);
+    let mut dialect_line = None;
+    if let Some(seat) = dialect_seat {
+        match DialectLine::new::<G>(&job.opening, &ctx.opts) {
+            Ok(l) => dialect_line = Some(l),
+            Err(e) => end = end.or(Some(End::Forfeit(seat, e))),
+        }
+    }
+
     let end = loop {
         if let Some(e) = end.take() {
             break e;
@@ -270,7 +294,10 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
         if p.drain().is_err() {
             break End::Forfeit(mover, "engine crashed (exited)".into());
         }
-        p.send(&job.opening.position_command(&turns));
+        match (&dialect_line, ecfg.proto) {
+            (Some(line), Proto::FourPChess) => p.send(&line.position_command()),
+            _ => p.send(&job.opening.position_command(&turns)),
+        }
         p.send(&go_command(n, mover, &clocks, ecfg));
         let t0 = Instant::now();
         let limit_ms = match (clocks[mover].tc, ecfg.st_ms) {
@@ -283,7 +310,7 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
             t0 + Duration::from_millis(limit_ms),
             |l| {
                 if let Some(s) = info_score(l) {
-                    score = Some(s);
+                    score = Some(if ecfg.proto == Proto::FourPChess { dialect::score_for_mover(s, mover) } else { s });
                 }
             },
             |l| l.split_whitespace().next() == Some("bestmove"),
@@ -323,8 +350,13 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
             }
         };
         history.push(pos.key());
+        if let Some(line) = &mut dialect_line {
+            line.push::<G>(&pos, &acts);
+        }
+        // Recorded canonically, whatever form the engine wrote.
+        let canonical = tetrarch_core::turns::turn_string(&pos, &acts);
         play_turn(&mut pos, &acts);
-        turns.push(tok.to_string());
+        turns.push(canonical);
         times.push(used);
         scores.push((mover, score));
         // Free-for-all: the seats skipped before the next mover went out.

@@ -316,6 +316,9 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
         .iter()
         .map(|e| {
             let mut o = e.options.clone();
+            if e.proto == crate::config::Proto::FourPChess {
+                return o; // that dialect knows only its own options
+            }
             for r in &rules {
                 if !o.iter().any(|x| x.0.eq_ignore_ascii_case(&r.0)) {
                     o.push(r.clone());
@@ -396,7 +399,7 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
     // Every engine once: it starts, knows the variant and takes its options.
     for (e, ecfg) in cfg.engines.iter().enumerate() {
         let mut p = EngineProc::spawn(ecfg, log.clone()).map_err(usage)?;
-        let r = p.init(variant, &engine_options[e], HANDSHAKE);
+        let r = p.init(variant, &engine_options[e], ecfg.proto == crate::config::Proto::Tetrarch, HANDSHAKE);
         p.shutdown();
         r.map_err(|m| usage(format!("engine {} failed its start: {m}", ecfg.name)))?;
     }

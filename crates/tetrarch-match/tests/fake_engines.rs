@@ -305,3 +305,63 @@ fn bad_input_exits_2_before_any_game() {
     assert!(o.status.success());
     assert!(text(&o).contains("--engine"));
 }
+
+/// A match of a Tetrarch-protocol fake (A) against a 4pchess-dialect fake (B)
+/// in teamchess, from `opening` (a line of an openings file).
+fn dialect_match(name: &str, b_args: &[&str], extra: &[&str], opening: &str) -> (Output, Vec<GameRecord>) {
+    let rec = tmp(&format!("{name}.jsonl"));
+    let book = tmp(&format!("{name}.txt"));
+    std::fs::write(&book, format!("{opening}\n")).unwrap();
+    let cmd = format!("cmd={FAKE}");
+    let mut args = vec![
+        "--variant", "teamchess", "--games", "2", "--seed", "3",
+        "--records", rec.to_str().unwrap(), "--openings", book.to_str().unwrap(),
+        "--engine", &cmd, "name=A",
+        "--engine", &cmd, "name=B", "proto=4pchess", "arg=proto=4pchess",
+    ];
+    let b: Vec<String> = b_args.iter().map(|a| format!("arg={a}")).collect();
+    let pos = args.iter().position(|a| *a == "arg=proto=4pchess").unwrap() + 1;
+    for (i, s) in b.iter().enumerate() {
+        args.insert(pos + i, s.as_str());
+    }
+    args.extend_from_slice(extra);
+    let out = run(&args);
+    let recs = if rec.exists() { read_records(&rec).unwrap() } else { Vec::new() };
+    (out, recs)
+}
+
+/// Red's only moves are the four promotions of the pawn on e10.
+const PROMOTION_ONLY: &str = "fen 3yK4/8/8/14/4rP9/14/13gK/bK13/14/14/14/yNyN6/rPrPyN5/rKrB6 r - - 0 1";
+
+#[test]
+fn dialect_engine_plays_with_its_clocks_and_notation() {
+    let (out, recs) = dialect_match("dialect-good", &[], &["--each", "tc=20+0.2", "--maxturns", "24"], PROMOTION_ONLY);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(recs.len(), 2, "{}", text(&out));
+    for r in &recs {
+        // No forfeit: B understood rtime/btime/ytime/gtime (it would answer a
+        // bad move to wtime or p1time) and wrote moves the referee accepted.
+        assert_ne!(r.decided, Decided::Forfeit, "{r:?}");
+        assert!(r.turns.iter().all(|t| !t.contains('-') && !t.contains('=')), "canonical tokens: {:?}", r.turns);
+        assert!(r.turns[0].starts_with("e10e11"), "{:?}", r.turns);
+        let opts = <tetrarch_core::games::teamchess::TeamChess as tetrarch_core::game::Game>::default_options("teamchess");
+        assert!(r.verify::<tetrarch_core::games::teamchess::TeamChess>(&opts).is_ok(), "{r:?}");
+    }
+}
+
+#[test]
+fn dialect_engine_bad_move_crash_and_timeout_lose() {
+    let (out, recs) = dialect_match("dialect-illegal", &["mode=illegal", "after=2"], &["--each", "depth=1"], "startpos");
+    assert_b_forfeits(&out, &recs, 2, "illegal");
+    let (out, recs) = dialect_match("dialect-crash", &["mode=crash", "after=1"], &["--each", "depth=1"], "startpos");
+    assert_b_forfeits(&out, &recs, 2, "crash");
+    let (out, recs) = dialect_match("dialect-hang", &["mode=hang", "after=1"], &["--each", "st=0.2"], "startpos");
+    assert_b_forfeits(&out, &recs, 2, "time");
+}
+
+#[test]
+fn dialect_needs_teamchess() {
+    let o = run(&["--variant", "fourchess", "--engine", &format!("cmd={FAKE}"), "proto=4pchess", "depth=1", "--engine", &format!("cmd={FAKE}"), "depth=1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("teamchess"), "{}", text(&o));
+}

@@ -13,6 +13,9 @@
 //! - `score=CP`: the score of its `info` line (default 0).
 //! - `seed=S`: seed of its random choices (default 1).
 //! - `think=MS`: time a good turn takes (default 0).
+//! - `proto=4pchess`: speak the 4pchess dialect (teamchess): answer
+//!   `bestmove h2-h3` / `e10-e11=Q`, and treat a `go` with Tetrarch clock
+//!   words (`wtime`, `p1time`) as a protocol error (answers a bad move).
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -21,7 +24,7 @@ use tetrarch_core::turns::legal_turns;
 use tetrarch_match::games::{with_variant, MatchGame, Visitor};
 use tetrarch_match::openings::Opening;
 
-struct Legal<'a>(&'a str);
+struct Legal<'a>(&'a str, bool);
 
 impl Visitor for Legal<'_> {
     type Output = Option<Vec<String>>;
@@ -29,7 +32,14 @@ impl Visitor for Legal<'_> {
         let opts = G::default_options(variant);
         let o = Opening::parse_line(self.0).ok()?;
         let (g, _) = o.replay::<G>(&opts).ok()?;
-        Some(legal_turns(&g).into_iter().map(|t| t.0).collect())
+        let mut opts4 = opts.clone();
+        let dialect = self.1 && G::set_option(&mut opts4, "Notation", "fen4").is_ok();
+        Some(
+            legal_turns(&g)
+                .into_iter()
+                .map(|(tok, acts)| if dialect { g.dialect_turn(&opts4, &acts).unwrap_or(tok) } else { tok })
+                .collect(),
+        )
     }
 }
 
@@ -40,6 +50,7 @@ fn main() {
     let mut seed = 1u64;
     let mut delay = 3000u64;
     let mut think = 0u64;
+    let mut dialect = false;
     for a in std::env::args().skip(1) {
         let (k, v) = a.split_once('=').unwrap_or((a.as_str(), ""));
         match k {
@@ -54,13 +65,14 @@ fn main() {
             "seed" => seed = v.parse().unwrap_or(1),
             "delay" => delay = v.parse().unwrap_or(3000),
             "think" => think = v.parse().unwrap_or(0),
+            "proto" => dialect = v == "4pchess",
             _ => {}
         }
     }
     if mode == "exit" {
         std::process::exit(1);
     }
-    let mut variant = "fourchess".to_string();
+    let mut variant = if dialect { "teamchess" } else { "fourchess" }.to_string();
     let mut position = "startpos".to_string();
     let mut rng = tetrarch_match::openings::Rng(seed ^ (std::process::id() as u64) << 20);
     let mut draw_after = move || after_range.0 + rng.next_u64() % (after_range.1.saturating_sub(after_range.0) + 1);
@@ -101,7 +113,11 @@ fn main() {
             Some("go") => {
                 gos += 1;
                 let misbehave = gos > after;
-                let legal = with_variant(&variant, Legal(&position)).flatten().unwrap_or_default();
+                let legal = with_variant(&variant, Legal(&position, dialect)).flatten().unwrap_or_default();
+                if dialect && words.iter().any(|w| *w == "wtime" || *w == "p1time") {
+                    say("bestmove a1-a2"); // not this dialect's clock words
+                    continue;
+                }
                 let good = || {
                     if legal.is_empty() {
                         "(none)".to_string()
@@ -126,7 +142,13 @@ fn main() {
                         say(&format!("bestmove {}", good()));
                     }
                     "illegal" => {
-                        let t = if legal.iter().any(|t| t == "0000") { "a1a1" } else { "0000" };
+                        let t = if dialect {
+                            "d1-d9"
+                        } else if legal.iter().any(|t| t == "0000") {
+                            "a1a1"
+                        } else {
+                            "0000"
+                        };
                         say(&format!("bestmove {t}"));
                     }
                     "garbage" => {
