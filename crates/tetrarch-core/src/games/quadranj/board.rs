@@ -43,6 +43,10 @@ pub struct Geo {
     pub keep: [Bb128; 4],
     /// Seat letters in seat order.
     pub letters: [u8; 4],
+    /// Squares not on file `a` (they have a west neighbour).
+    pub not_a: Bb128,
+    /// Squares not on the last file (they have an east neighbour).
+    pub not_last: Bb128,
 }
 
 const fn sq_of(n: usize, f: usize, r: usize) -> usize {
@@ -103,7 +107,19 @@ const fn build(n: usize) -> Geo {
         keep[i] = Bb128::EMPTY.with(h).with(sq_of(n, f2, hr)).with(sq_of(n, hf, r2)).with(sq_of(n, f2, r2));
         i += 1;
     }
-    Geo { n, seats, all, step, nbr8, nbr4, home, corner, keep, letters }
+    let mut not_a = Bb128::EMPTY;
+    let mut not_last = Bb128::EMPTY;
+    let mut s = 0;
+    while s < n * n {
+        if s % n != 0 {
+            not_a = not_a.with(s);
+        }
+        if s % n != n - 1 {
+            not_last = not_last.with(s);
+        }
+        s += 1;
+    }
+    Geo { n, seats, all, step, nbr8, nbr4, home, corner, keep, letters, not_a, not_last }
 }
 
 /// `quadranj`: 8×8, Red and Blue.
@@ -112,6 +128,17 @@ pub static GEO8: Geo = build(8);
 pub static GEO10: Geo = build(10);
 
 impl Geo {
+    /// The squares whose neighbours on one axis (N and S, or E and W) both lie in `m` (§6.2 item 1).
+    #[inline(always)]
+    pub fn bracketed(&self, m: Bb128) -> Bb128 {
+        let n = self.n as u32;
+        let north = m.shr(n); // u such that u + N is in m
+        let south = m.shl(n) & self.all;
+        let east = m.shr(1) & self.not_last;
+        let west = m.shl(1) & self.not_a;
+        (north & south) | (east & west)
+    }
+
     /// The square `d` steps from `s`, if on the board.
     #[inline(always)]
     pub fn step(&self, s: Sq, d: usize) -> Option<Sq> {

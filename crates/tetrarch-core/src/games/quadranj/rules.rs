@@ -176,7 +176,7 @@ impl Quadranj {
     pub(crate) fn custodian(&mut self, p: usize) {
         let g = self.geo;
         let mine = self.st.own[p];
-        let targets = self.st.occ & !self.st.walls & !mine;
+        let targets = self.st.occ & !self.st.walls & !mine & g.bracketed(mine);
         let mut caps = Bb128::EMPTY;
         for u in targets {
             let code = self.st.cell[u];
@@ -185,9 +185,7 @@ impl Quadranj {
             }
             let st = &g.step[u];
             let has = |d: usize| st[d] != NO_SQ && mine.has(st[d] as Sq);
-            if !((has(0) && has(2)) || (has(1) && has(3))) {
-                continue;
-            }
+            debug_assert!((has(0) && has(2)) || (has(1) && has(3)));
             let sum: u32 = (g.nbr8[u] & mine).into_iter().map(|v| cell::value2(self.st.cell[v])).sum();
             if sum >= 2 * cell::value2(code) {
                 caps.set(u);
