@@ -5,6 +5,7 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use tetrarch_core::game::Game;
 use tetrarch_core::games::fourchess::{FourChess, Options};
+use tetrarch_core::games::quadranj::Quadranj;
 use tetrarch_core::games::quattuor::Quattuor;
 use tetrarch_core::games::queenskings::QueensKings;
 use tetrarch_core::games::teamchess::TeamChess;
@@ -101,5 +102,20 @@ fn queenskings(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, fourchess, teamchess, quattuor, queenskings);
+fn quadranj(c: &mut Criterion) {
+    for (variant, a2) in [("quadranj", 9_076u64), ("quadranj4", 4_556)] {
+        let opts = <Quadranj as Game>::default_options(variant);
+        let start = Quadranj::startpos(&opts);
+        generation(c, &format!("{variant}/start"), &start);
+        let mut group = c.benchmark_group(format!("{variant}/perft"));
+        group.sample_size(10);
+        group.bench_function("start_actions2", |b| {
+            let mut p = start.clone();
+            b.iter(|| assert_eq!(perft_actions(&mut p, 2), a2))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, fourchess, teamchess, quattuor, queenskings, quadranj);
 criterion_main!(benches);

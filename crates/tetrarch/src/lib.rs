@@ -120,6 +120,7 @@ games! {
     TeamChess: tetrarch_core::games::teamchess::TeamChess,
     Quattuor: tetrarch_core::games::quattuor::Quattuor,
     QueensKings: tetrarch_core::games::queenskings::QueensKings,
+    Quadranj: tetrarch_core::games::quadranj::Quadranj,
     #[cfg(test)]
     Toy: crate::toy::Toy,
 }

@@ -17,6 +17,7 @@ use crate::{variants, with_variant, GameVisitor};
 pub fn bench_depth(variant: &str) -> u32 {
     match variant {
         "quattuor" => 4,
+        "quadranj" | "quadranj4" => 4,
         v if v.starts_with("queenskings") => 8,
         _ => 8,
     }

@@ -638,3 +638,34 @@ fn cli_match_is_wired() {
     assert!(ok, "{out}");
     assert!(out.contains("Results of A vs B (2 games)"), "{out}");
 }
+
+#[test]
+fn quadranj_perft_burglar_setup_and_search() {
+    let mut e = Engine::start();
+    e.ask("setoption name UCI_Variant value quadranj");
+    e.send("go perft 1 actions");
+    assert_eq!(e.until(|l| l.starts_with("Nodes searched")).last().unwrap(), "Nodes searched: 134");
+    e.send("go perft 1");
+    assert_eq!(e.until(|l| l.starts_with("Nodes searched")).last().unwrap(), "Nodes searched: 9076");
+    let start = e.ask("d");
+    // go setup proposes a burglar for the seat asked; position setup takes
+    // one token per seat (`?` for an unknown one).
+    let red = e.ask("go setup");
+    let tok = red[0].strip_prefix("bestsetup ").expect("bestsetup").to_string();
+    assert!(tok.contains(':'), "{tok}");
+    assert!(e.ask(&format!("position setup {tok} ?")).is_empty());
+    assert_ne!(e.ask("d"), start, "the burglar is part of the position");
+    for bad in ["position setup h8:1 ?", "position setup d3:9 ?", "position setup ?", "position setup x ?"] {
+        let before = e.ask("d");
+        let v = e.ask(bad);
+        assert!(v.len() == 1 && is_error(&v[0]), "{bad}: {v:?}");
+        assert_eq!(e.ask("d"), before, "{bad}");
+    }
+    e.ask("position startpos");
+    e.send("go depth 2");
+    let v = e.until(|l| l.starts_with("bestmove"));
+    let tok = v.last().unwrap().split(' ').nth(1).unwrap().to_string();
+    assert!(tok.contains(','), "a turn of two actions: {tok}");
+    assert!(e.ask(&format!("position startpos moves {tok}")).is_empty());
+    assert_eq!(e.ask("query turn"), ["response p2"]);
+}
