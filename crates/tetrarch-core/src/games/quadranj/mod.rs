@@ -30,6 +30,7 @@ mod naive;
 mod notation;
 mod rules;
 pub mod setup;
+mod view;
 #[cfg(test)]
 mod tests;
 
@@ -433,6 +434,10 @@ impl Game for Quadranj {
 
     fn render(&self) -> String {
         notation::render(self)
+    }
+
+    fn board_view(&self) -> Option<crate::view::BoardView> {
+        Some(view::board_view(self))
     }
 
     fn seats(&self) -> usize {

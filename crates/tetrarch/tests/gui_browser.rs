@@ -1,0 +1,437 @@
+//! The GUI in a real browser: headless Chromium driven over WebDriver
+//! (chromedriver, a hand-written HTTP client over `std::net`). For every
+//! variant it loads the page, saves a screenshot of the start position,
+//! plays human turns by clicking cells (and choice / End turn buttons),
+//! checks the game through the API and waits for the engine's replies.
+//!
+//! Without `chromium` and `chromedriver` the test is skipped with a message,
+//! except in CI (`CI=true`), where it fails. Screenshots go to
+//! `target/gui-screenshots/`, or to `docs/screenshots/` with
+//! `TETRARCH_SCREENSHOTS=docs`.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Kills a child process of ours when dropped.
+struct Kill(Child);
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn which(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|d| Path::new(d).join(name))
+        .find(|p| p.is_file())
+}
+
+/// One HTTP/1.1 request with `Connection: close`; returns (status, body).
+fn http(method: &str, host_port: &str, path: &str, body: &str, content_type: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(host_port).unwrap_or_else(|e| panic!("connect {host_port}: {e}"));
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {host_port}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    // Read the head, then exactly Content-Length bytes (chromedriver keeps
+    // connections open whatever the request says).
+    let mut r = BufReader::new(s);
+    let mut head = String::new();
+    loop {
+        let mut l = String::new();
+        if r.read_line(&mut l).unwrap_or(0) == 0 || l == "\r\n" {
+            break;
+        }
+        head.push_str(&l);
+    }
+    let status = head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let lower = head.to_ascii_lowercase();
+    let len = lower
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    let mut buf = Vec::new();
+    match len {
+        Some(n) => {
+            buf.resize(n, 0);
+            let _ = r.read_exact(&mut buf);
+        }
+        None => {
+            let _ = r.read_to_end(&mut buf);
+        }
+    }
+    let body = String::from_utf8_lossy(&buf).into_owned();
+    let body = if lower.contains("transfer-encoding: chunked") { dechunk(&body) } else { body };
+    (status, body)
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((len, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = rest[n..].strip_prefix("\r\n").unwrap_or(&rest[n..]);
+    }
+    out
+}
+
+/// The string value after `"key":"` (JSON escapes of quotes only).
+fn json_string(body: &str, key: &str) -> Option<String> {
+    let pat = format!("\"{key}\":\"");
+    let i = body.find(&pat)? + pat.len();
+    let mut out = String::new();
+    let mut chars = body[i..].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some(out),
+            '\\' => match chars.next()? {
+                'n' => out.push('\n'),
+                'u' => {
+                    let h: String = chars.by_ref().take(4).collect();
+                    out.push(char::from_u32(u32::from_str_radix(&h, 16).ok()?).unwrap_or('?'));
+                }
+                c => out.push(c),
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// The strings of the array after `"key":[` (strings without escaped quotes).
+fn json_strings(body: &str, key: &str) -> Vec<String> {
+    let pat = format!("\"{key}\":[");
+    let Some(i) = body.find(&pat) else { return vec![] };
+    let rest = &body[i + pat.len()..];
+    let mut out = Vec::new();
+    let mut it = rest.split('"');
+    // Alternating: outside, inside, outside, … until the closing bracket.
+    while let Some(outside) = it.next() {
+        if outside.contains(']') {
+            break;
+        }
+        match it.next() {
+            Some(inside) => out.push(inside.to_string()),
+            None => break,
+        }
+    }
+    out
+}
+
+fn b64decode(s: &str) -> Vec<u8> {
+    let val = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let mut out = Vec::new();
+    let (mut acc, mut bits) = (0u32, 0);
+    for &c in s.as_bytes() {
+        let Some(v) = val(c) else { continue };
+        acc = acc << 6 | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+struct Driver {
+    addr: String,
+    session: String,
+}
+
+impl Driver {
+    fn call(&self, method: &str, path: &str, body: &str) -> String {
+        let (status, text) =
+            http(method, &self.addr, &format!("/session/{}{path}", self.session), body, "application/json");
+        assert_eq!(status, 200, "WebDriver {method} {path}: {text}");
+        text
+    }
+    fn script(&self, js: &str) -> String {
+        let body = format!("{{\"script\":{},\"args\":[]}}", json_lit(js));
+        self.call("POST", "/execute/sync", &body)
+    }
+    fn find(&self, css: &str) -> Option<String> {
+        let body = format!("{{\"using\":\"css selector\",\"value\":{}}}", json_lit(css));
+        let (status, text) =
+            http("POST", &self.addr, &format!("/session/{}/element", self.session), &body, "application/json");
+        (status == 200).then(|| json_string(&text, "element-6066-11e4-a52e-4f735466cecf")).flatten()
+    }
+    fn click(&self, css: &str) {
+        let el = wait_for(&format!("element {css}"), || self.find(css));
+        self.call("POST", &format!("/element/{el}/click"), "{}");
+    }
+    fn text(&self, css: &str) -> String {
+        let js = format!("var e=document.querySelector({});return e?e.textContent:'';", json_lit(css));
+        json_string(&self.script(&js), "value").unwrap_or_default()
+    }
+}
+
+fn json_lit(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let t = Instant::now();
+    loop {
+        if let Some(x) = f() {
+            return x;
+        }
+        assert!(t.elapsed() < Duration::from_secs(30), "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+struct Gui {
+    addr: String,
+}
+
+impl Gui {
+    fn get(&self, path: &str) -> String {
+        let (s, b) = http("GET", &self.addr, path, "", "text/plain");
+        assert_eq!(s, 200, "GET {path}: {b}");
+        b
+    }
+    fn post(&self, path: &str, form: &str) -> (u16, String) {
+        http("POST", &self.addr, path, form, "application/x-www-form-urlencoded")
+    }
+    fn turns(&self) -> Vec<String> {
+        json_strings(&self.get("/api/state"), "turns")
+    }
+}
+
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") })
+        .collect()
+}
+
+/// Plays one human turn by clicking: the first legal action with cells, then
+/// (in a turn of several actions) `End turn`. Returns the turn token.
+fn click_turn(d: &Driver, gui: &Gui) -> String {
+    let mut prefix: Vec<String> = Vec::new();
+    loop {
+        // Wait until the page shows the actions of this prefix.
+        wait_for("the page to offer actions", || {
+            let n = d.script("return document.querySelectorAll('.hl-from').length;");
+            (!n.contains("\"value\":0")).then_some(())
+        });
+        let acts = gui.get(&format!("/api/actions?prefix={}", enc(&prefix.join(","))));
+        let list = &acts[acts.find("\"actions\":").unwrap()..];
+        // The first action with cells.
+        let i = list.find("{\"token\":").unwrap();
+        let mut k = i;
+        let (tok, cells) = loop {
+            let item = &list[k..];
+            let tok = json_string(item, "token").unwrap();
+            let cells = json_strings(item, "cells");
+            if !cells.is_empty() {
+                break (tok, cells);
+            }
+            k += 1 + list[k + 1..].find("{\"token\":").expect("an action with cells");
+        };
+        let from = cells[0].clone();
+        let to = cells.iter().rev().find(|c| **c != from).cloned().unwrap_or(from.clone());
+        d.click(&format!("[data-cell=\"{from}\"]"));
+        wait_for("the selection", || {
+            (!d.script("return document.querySelectorAll('.hl-sel').length;").contains("\"value\":0")).then_some(())
+        });
+        d.click(&format!("[data-cell=\"{to}\"]"));
+        std::thread::sleep(Duration::from_millis(100));
+        let choice = d.script(&format!(
+            "var b=[...document.querySelectorAll('#choices button')].find(b=>b.textContent==={});if(b){{b.click();return true;}}return false;",
+            json_lit(&tok)
+        ));
+        let _ = choice;
+        prefix.push(tok);
+        let item = &list[k..];
+        let ends = item[..item.find('}').unwrap()].contains("\"ends_turn\":true");
+        if ends {
+            return prefix.join(",");
+        }
+        // A turn of several actions: end it here where the game allows
+        // (`End turn`), else click the next action.
+        std::thread::sleep(Duration::from_millis(300));
+        if let Some(end) = d.find("#endturn") {
+            d.call("POST", &format!("/element/{end}/click"), "{}");
+            return prefix.join(",");
+        }
+    }
+}
+
+#[test]
+fn browser_plays_every_variant() {
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    let chromium = which("chromium").or_else(|| which("chromium-browser"));
+    let driver_bin = which("chromedriver");
+    let (Some(chromium), Some(driver_bin)) = (chromium, driver_bin) else {
+        assert!(!ci, "CI=true but chromium or chromedriver is missing (.ci/run installs them)");
+        eprintln!("SKIPPED browser_plays_every_variant: chromium and chromedriver not found (apt-get install chromium chromium-driver)");
+        return;
+    };
+
+    // The GUI server (the real binary).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tetrarch"))
+        .args(["gui", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start tetrarch gui");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let _server = Kill(child);
+    let url = line.trim().to_string();
+    assert!(url.starts_with("http://127.0.0.1:"), "printed {url:?}");
+    let gui = Gui { addr: url.trim_start_matches("http://").trim_end_matches('/').to_string() };
+
+    // chromedriver and a session.
+    let port = free_port();
+    let _driver = Kill(
+        Command::new(&driver_bin)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver"),
+    );
+    let addr = format!("127.0.0.1:{port}");
+    wait_for("chromedriver", || TcpStream::connect(&addr).ok().map(|_| ()));
+    let profile = std::env::temp_dir().join(format!("tetrarch-gui-test-{}", std::process::id()));
+    let args = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,950",
+    ];
+    let mut arg_list: Vec<String> = args.iter().map(|a| json_lit(a)).collect();
+    arg_list.push(json_lit(&format!("--user-data-dir={}", profile.display())));
+    let caps = format!(
+        "{{\"capabilities\":{{\"alwaysMatch\":{{\"goog:chromeOptions\":{{\"binary\":{},\"args\":[{}]}}}}}}}}",
+        json_lit(&chromium.display().to_string()),
+        arg_list.join(",")
+    );
+    let (status, body) = http("POST", &addr, "/session", &caps, "application/json");
+    assert_eq!(status, 200, "new session: {body}");
+    let d = Driver { addr: addr.clone(), session: json_string(&body, "sessionId").expect("session id") };
+
+    let shots = match std::env::var("TETRARCH_SCREENSHOTS").as_deref() {
+        Ok("docs") => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots"),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/gui-screenshots"),
+    };
+    std::fs::create_dir_all(&shots).unwrap();
+
+    let variants: Vec<String> = {
+        let v = gui.get("/api/variants");
+        v.split("{\"name\":\"").skip(1).map(|s| s[..s.find('"').unwrap()].to_string()).collect()
+    };
+    assert!(variants.len() >= 9, "{variants:?}");
+    for v in &variants {
+        let seats = {
+            let all = gui.get("/api/variants");
+            let i = all.find(&format!("{{\"name\":\"{v}\"")).unwrap();
+            let s = &all[i..];
+            let j = s.find("\"seats\":").unwrap() + 8;
+            s[j..j + 1].parse::<usize>().unwrap()
+        };
+        let players: Vec<&str> = (0..seats).map(|i| if i == 0 { "human" } else { "engine:100" }).collect();
+        let (s, b) = gui.post("/api/new", &format!("variant={v}&players={}", enc(&players.join(","))));
+        assert_eq!(s, 200, "{v}: {b}");
+        d.call("POST", "/url", &format!("{{\"url\":{}}}", json_lit(&url)));
+        wait_for("the board", || d.find("[data-cell]"));
+        // The start position, as the README shows it.
+        wait_for("the legal actions", || {
+            (!d.script("return document.querySelectorAll('.hl-from').length;").contains("\"value\":0")).then_some(())
+        });
+        let png = json_string(&d.call("GET", "/screenshot", ""), "value").unwrap();
+        std::fs::write(shots.join(format!("{v}.png")), b64decode(&png)).unwrap();
+
+        let rounds = if ["fourchess", "quattuor", "queenskings9-duel", "quadranj"].contains(&v.as_str()) { 2 } else { 1 };
+        for round in 0..rounds {
+            let before = gui.turns();
+            let tok = click_turn(&d, &gui);
+            // The engine (the server's rules) took the turn ...
+            let after = wait_for("the human turn", || {
+                let t = gui.turns();
+                (t.len() > before.len()).then_some(t)
+            });
+            assert_eq!(after[before.len()], tok, "{v}: round {round}");
+            // ... and the engine seats answered until the human is to move.
+            let t = wait_for("the engine replies", || {
+                let st = gui.get("/api/state");
+                let to_move = st.split("\"to_move\":").last().and_then(|s| s[..1].parse::<usize>().ok());
+                let over = st.contains("\"over\":true");
+                (over || to_move == Some(1) && json_strings(&st, "turns").len() >= before.len() + seats)
+                    .then(|| json_strings(&st, "turns"))
+            });
+            assert!(t.len() >= before.len() + 1, "{v}: {t:?}");
+            // The page shows the record.
+            wait_for("the record on the page", || {
+                let n = d.script("return document.querySelectorAll('#record li').length;");
+                n.contains(&format!("\"value\":{}", t.len())).then_some(())
+            });
+        }
+    }
+
+    // Bad input on the page: an illegal turn gives a clear message and
+    // changes nothing.
+    let (s, b) = gui.post("/api/new", "variant=fourchess&players=human,engine:100,engine:100,engine:100");
+    assert_eq!(s, 200, "{b}");
+    d.call("POST", "/url", &format!("{{\"url\":{}}}", json_lit(&url)));
+    let t0 = Instant::now();
+    while d.find("[data-cell]").is_none() {
+        if t0.elapsed() > Duration::from_secs(20) {
+            panic!("no board: {}", d.script("return document.body.innerText.slice(0,800) + ' | ' + location.href;"));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let input = wait_for("the token input", || d.find("#turninput"));
+    d.call("POST", &format!("/element/{input}/value"), "{\"text\":\"e2e5\"}");
+    d.click("#turnbtn");
+    let msg = wait_for("the error message", || {
+        let m = d.text("#message");
+        m.contains("illegal").then_some(m)
+    });
+    assert!(msg.contains("e2e5"), "{msg}");
+    assert!(gui.turns().is_empty());
+
+    d.call("DELETE", "", "");
+    let _ = std::fs::remove_dir_all(&profile);
+}
