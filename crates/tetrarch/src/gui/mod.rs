@@ -7,6 +7,8 @@
 
 pub mod http;
 pub mod rules;
+#[cfg(test)]
+mod tests;
 
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex, MutexGuard};
