@@ -308,7 +308,7 @@ impl Engine {
         }
         v.push(var);
         for g in Generic::ALL {
-            if g == Generic::Strategy && !ops.free_for_all() {
+            if g == Generic::Strategy && !ops.free_for_all() || g == Generic::SetupSeed && !ops.has_setup() {
                 continue;
             }
             v.push(option_line(g.name(), g.kind().as_ref()));
@@ -339,9 +339,14 @@ impl Engine {
             return Ok(());
         }
         let ffa = self.session.ops_ref().free_for_all();
+        let setup = self.session.ops_ref().has_setup();
         if let Some(g) = Generic::ALL
             .into_iter()
-            .find(|g| g.name().eq_ignore_ascii_case(&name) && (*g != Generic::Strategy || ffa))
+            .find(|g| {
+                g.name().eq_ignore_ascii_case(&name)
+                    && (*g != Generic::Strategy || ffa)
+                    && (*g != Generic::SetupSeed || setup)
+            })
         {
             let Some(kind) = g.kind() else {
                 // The button: Clear Hash.
@@ -366,6 +371,10 @@ impl Engine {
                 Generic::Threads => self.settings.threads = n() as usize,
                 Generic::MultiPv => self.settings.multipv = n() as usize,
                 Generic::MoveOverhead => self.settings.move_overhead_ms = n() as u64,
+                Generic::SetupSeed => {
+                    self.settings.setup_seed = n() as u64;
+                    self.session.ops().new_game();
+                }
                 Generic::Strategy => {
                     self.settings.strategy = options::STRATEGIES.iter().find(|s| **s == v).copied().unwrap_or("paranoid")
                 }

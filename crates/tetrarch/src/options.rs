@@ -23,11 +23,13 @@ pub struct Settings {
     /// `Strategy` (one of [`STRATEGIES`]), passed to the search as
     /// [`tetrarch_search::Config::strategy`].
     pub strategy: &'static str,
+    /// `SetupSeed` (0: proposals vary with the clock).
+    pub setup_seed: u64,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { hash_mb: 16, threads: 1, multipv: 1, move_overhead_ms: 10, strategy: "paranoid" }
+        Settings { hash_mb: 16, threads: 1, multipv: 1, move_overhead_ms: 10, strategy: "paranoid", setup_seed: 0 }
     }
 }
 
@@ -46,12 +48,21 @@ pub enum Generic {
     ClearHash,
     /// `Strategy`.
     Strategy,
+    /// `SetupSeed`: seeds `go setup` proposals (0: from the clock).
+    SetupSeed,
 }
 
 impl Generic {
     /// Every generic option, in the order `uci` lists them.
-    pub const ALL: [Generic; 6] =
-        [Generic::Hash, Generic::Threads, Generic::MultiPv, Generic::MoveOverhead, Generic::ClearHash, Generic::Strategy];
+    pub const ALL: [Generic; 7] = [
+        Generic::Hash,
+        Generic::Threads,
+        Generic::MultiPv,
+        Generic::MoveOverhead,
+        Generic::ClearHash,
+        Generic::Strategy,
+        Generic::SetupSeed,
+    ];
 
     /// The option's name.
     pub fn name(self) -> &'static str {
@@ -62,6 +73,7 @@ impl Generic {
             Generic::MoveOverhead => "Move Overhead",
             Generic::ClearHash => "Clear Hash",
             Generic::Strategy => "Strategy",
+            Generic::SetupSeed => "SetupSeed",
         }
     }
 
@@ -74,6 +86,7 @@ impl Generic {
             Generic::MoveOverhead => OptionKind::Spin { default: 10, min: 0, max: 5000 },
             Generic::ClearHash => return None,
             Generic::Strategy => OptionKind::Combo(STRATEGIES),
+            Generic::SetupSeed => OptionKind::Spin { default: 0, min: 0, max: 2_147_483_647 },
         })
     }
 }

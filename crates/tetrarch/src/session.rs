@@ -28,6 +28,8 @@ pub trait SessionOps: Send {
     fn variant(&self) -> &'static str;
     /// Whether the variant is a free-for-all of more than two seats.
     fn free_for_all(&self) -> bool;
+    /// Whether the game has a choice before play (`go setup`).
+    fn has_setup(&self) -> bool;
     /// The game's own options.
     fn option_specs(&self) -> &[OptionSpec];
     /// Sets game option number `index` of [`SessionOps::option_specs`].
@@ -466,6 +468,10 @@ impl<G: Game> SessionOps for Session<G> {
         self.ffa
     }
 
+    fn has_setup(&self) -> bool {
+        G::propose_setup(&self.opts, 0, 0).is_some()
+    }
+
     fn option_specs(&self) -> &[OptionSpec] {
         &self.specs
     }
@@ -497,6 +503,7 @@ impl<G: Game> SessionOps for Session<G> {
         self.start = self.pos.clone();
         self.history.clear();
         self.turns.clear();
+        self.setup_count = 0;
     }
 
     fn record(&self, out: &Out) -> Result<(), String> {
@@ -531,8 +538,14 @@ impl<G: Game> SessionOps for Session<G> {
                 }
                 let seat = seat.map_or(0, |k| k as usize - 1);
                 self.setup_count += 1;
-                let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-                let seed = now ^ self.setup_count.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                // SetupSeed makes the n-th proposal after `ucinewgame` (or
+                // setting the seed) reproducible; 0 varies with the clock.
+                let base = if settings.setup_seed != 0 {
+                    settings.setup_seed
+                } else {
+                    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+                };
+                let seed = tetrarch_core::zobrist::splitmix64(base ^ self.setup_count.wrapping_mul(0x9E37_79B9_7F4A_7C15));
                 match G::propose_setup(&self.opts, seat, seed) {
                     Some(tok) => {
                         out.line(format!("bestsetup {tok}"));

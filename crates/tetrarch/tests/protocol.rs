@@ -669,3 +669,21 @@ fn quadranj_perft_burglar_setup_and_search() {
     assert!(e.ask(&format!("position startpos moves {tok}")).is_empty());
     assert_eq!(e.ask("query turn"), ["response p2"]);
 }
+
+#[test]
+fn setup_seed_makes_go_setup_reproducible() {
+    let mut e = Engine::start();
+    e.ask("setoption name UCI_Variant value quattuor");
+    let opts = e.ask("uci");
+    assert!(opts.iter().any(|l| l.starts_with("option name SetupSeed type spin")), "{opts:?}");
+    e.ask("setoption name SetupSeed value 42");
+    let a = (e.ask("go setup"), e.ask("go setup"));
+    assert_ne!(a.0, a.1, "proposals vary between calls");
+    e.ask("ucinewgame");
+    let b = (e.ask("go setup"), e.ask("go setup"));
+    assert_eq!(a, b, "the same seed gives the same proposals");
+    // Only games with a choice before play know the option.
+    e.ask("setoption name UCI_Variant value fourchess");
+    let v = e.ask("setoption name SetupSeed value 1");
+    assert!(v.len() == 1 && is_error(&v[0]), "{v:?}");
+}
