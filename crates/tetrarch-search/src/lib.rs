@@ -16,30 +16,66 @@
 //! principal variation search (null windows after the first action, re-search
 //! on a fail high inside the window), aspiration windows at the root from
 //! depth 4 (±30, doubled on each fail, full width past 600), mate-distance
-//! pruning, a conservative
-//! late move reduction (quiet actions from the 4th on, depth ≥ 3, by one
-//! action) and a quiescence search (stand pat on the static evaluation, then
-//! [`Game::is_tactical`] actions only, at most 8 plies). There is no null move
-//! (the model has none) and no check extension (the model has no "in check").
+//! pruning, and a quiescence search (stand pat on the static evaluation, then
+//! [`Game::is_tactical`] actions only, at most 8 plies; the table gives it
+//! cut-offs and its first action and keeps its results at depth 0).
+//!
+//! Selectivity, each where the game model says it is sound (see
+//! `docs/search.md`):
+//! - **Check extension**: an action after which the side to move is
+//!   [`Game::in_check`] is searched one action deeper (while the ply is
+//!   below twice the iteration depth); in check, quiescence searches every
+//!   action and does not stand pat (its first two plies). Games without
+//!   checks keep the default `false`.
+//! - **Null move**: at a non-PV turn start with depth ≥ 3, static value ≥
+//!   beta and [`Game::null_move_ok`], the side passes ([`Game::skip_to`] the
+//!   next seat, which must be an opponent) and a null-window search
+//!   reduced by `2 + depth/4` that still fails high cuts the node. Only
+//!   fourchess and teamchess opt in; never in checkers (zugzwang) or in
+//!   multi-action games (a null turn would skip both actions).
+//! - **Late move reductions**: quiet actions from the 3rd (4th at PV nodes),
+//!   depth ≥ 3, not in check and not giving check, are reduced by
+//!   `0.75 + ln(depth)·ln(n)/2` actions, one less at PV nodes, for killers
+//!   and for a good history, one more for a bad history; a reduced search
+//!   that fails high is repeated at full depth.
+//!
 //! A position without legal actions is over: [`Game::outcome`] scores it as a
 //! win `MATE - ply`, a loss `-MATE + ply` or a draw `0` for the root. A
 //! turn-start position whose key is already on the stack of turn-start keys
 //! (the `history` passed in, then the search path) is a repetition: a draw,
-//! unless [`Game::history_outcome`] on that stack says otherwise.
+//! unless [`Game::history_outcome`] on that stack says otherwise. Rule draws
+//! (move counters) come from [`Game::outcome`].
 //!
-//! **Sides, teams, paranoid.** Values belong to sides ([`Game::side_of`]). A
-//! node is "us" when the side to move is the root's side and "them" otherwise;
-//! its value is the root side's value, negated at "them" nodes. After an
-//! action the child's value is negated only if the node switched between "us"
-//! and "them": the second action of a turn (same seat) and, in general, any
-//! action after which the same side moves again keep the sign. In 2-side
-//! games (2 seats, or 4 seats in 2 alternating teams) this is plain negamax.
-//! In free-for-all (every seat its own side) it is *paranoid* search: the
-//! root seat against all the other seats as one coalition; the leaf value is
-//! [`Game::evaluate`]`(root seat)`, which for free-for-all already means "that
-//! seat against all the others". Because a node's value then depends on the
-//! root seat, table keys are salted with the root side in games with more
-//! than two sides.
+//! **Sides, teams, free-for-all.** Values belong to sides ([`Game::side_of`]).
+//! A node is "us" when the side to move is the root's side and "them"
+//! otherwise; its value is the root side's value, negated at "them" nodes.
+//! After an action the child's value is negated only if the node switched
+//! between "us" and "them": the second action of a turn (same seat) and, in
+//! general, any action after which the same side moves again keep the sign.
+//! In 2-side games (2 seats, or 4 seats in 2 alternating teams) this is plain
+//! negamax. In free-for-all (every seat its own side) [`Config::strategy`]
+//! chooses:
+//! - [`Strategy::Paranoid`]: the root seat against all the other seats as
+//!   one coalition, in the real turn order; the leaf value is
+//!   [`Game::evaluate`]`(root seat)`, which for free-for-all already means
+//!   "that seat against all the others".
+//! - [`Strategy::Brs`] (Best-Reply Search, Schadd & Winands 2011): after the
+//!   root seat's turn, one minimising layer holds the actions of *every*
+//!   opponent ([`Game::skip_to`] lets a seat move out of turn); after the
+//!   chosen reply the turn goes straight back to the root seat, the other
+//!   opponents passing. Values as in paranoid. The PV stops at the first
+//!   out-of-turn action (not a line of the real game); quiescence follows
+//!   the real order. A game whose `skip_to` refuses falls back to the real
+//!   order at that node.
+//! - [`Strategy::MaxN`]: a vector of shares (per seat, from
+//!   `evaluate(seat)` through a logistic curve, summing to 10000); each
+//!   seat maximises its own share; only shallow pruning (a node stops once
+//!   its mover's share leaves the parent's mover no more than it has); a
+//!   capture-only continuation below depth 0; the table keeps best actions
+//!   only. Scores are reported as `(share · seats − 10000) / 16`.
+//!
+//! Because a node's value then depends on the root seat and the strategy,
+//! table keys are salted with both in games with more than two sides.
 //!
 //! **Transposition table** (`tt.rs`). A boxed array of 64-byte buckets of
 //! four entries; an entry is two `AtomicU64`s `(key ^ data, data)`, written
@@ -76,7 +112,7 @@
 //! With a clock: budget = `time / movestogo` (or `/ 30`) + `3/4 inc` −
 //! overhead is the soft limit (no new iteration once `elapsed > 0.6 · soft`);
 //! the hard limit is `min(time / 4 + inc, time − overhead)`; both ≥ 1 ms. The
-//! stop flag, the hard limit and the node limit are polled every 1024 nodes.
+//! stop flag, the hard limit and the node limit are polled every 256 nodes.
 //! With `infinite` (and no depth, node or time limit) the search waits for
 //! `stop` before returning even if it reaches the maximum depth.
 //!

@@ -64,7 +64,7 @@ pub(crate) struct Shared<'a> {
     pub stop: &'a AtomicBool,
     /// Set by the main thread when it is done (helpers stop).
     pub abort: AtomicBool,
-    /// Nodes per thread, published every 1024 nodes and at the end.
+    /// Nodes per thread, published every 256 nodes and at the end.
     pub nodes: Vec<AtomicU64>,
 }
 
@@ -301,7 +301,7 @@ impl<'a, G: Game> Worker<'a, G> {
     #[inline]
     fn tick(&mut self) {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & 255 == 0 {
             self.poll();
         }
     }

@@ -1,5 +1,5 @@
 //! Time management: a soft limit (checked between iterations) and a hard
-//! limit (checked every 1024 nodes).
+//! limit (checked every 256 nodes).
 
 use std::time::{Duration, Instant};
 
