@@ -6,6 +6,8 @@
 //! that stopped early by the game's end-turn action (`0000` after a first
 //! action) is written without that trailing `0000`.
 
+use core::sync::atomic::{AtomicBool, Ordering};
+
 use crate::game::{action_string, turn_done, Game, TokenError};
 
 /// The token of the turn made of `actions`, played from `g`.
@@ -204,6 +206,82 @@ pub fn perft_bulk<G: Game>(g: &mut G, depth: u32) -> u64 {
     n
 }
 
+/// [`perft`] that gives up (`None`) as soon as `stop` is set; the flag is
+/// read at every inner node, never at the leaves.
+pub fn perft_until<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth == 0 {
+        return Some(1);
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut list = G::Actions::default();
+    g.legal_actions(&mut list);
+    let mut n = 0;
+    for &a in list.iter() {
+        let u = g.make(a);
+        let r = if turn_done(g) {
+            if depth == 1 {
+                Some(1)
+            } else {
+                perft_until(g, depth - 1, stop)
+            }
+        } else {
+            perft_until(g, depth, stop)
+        };
+        g.unmake(a, u);
+        n += r?;
+    }
+    Some(n)
+}
+
+/// [`perft_actions`] that gives up (`None`) as soon as `stop` is set.
+pub fn perft_actions_until<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= 1 {
+        return Some(perft_actions(g, depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut list = G::Actions::default();
+    g.legal_actions(&mut list);
+    let mut n = 0;
+    for &a in list.iter() {
+        let u = g.make(a);
+        let r = perft_actions_until(g, depth - 1, stop);
+        g.unmake(a, u);
+        n += r?;
+    }
+    Some(n)
+}
+
+/// [`divide`] that gives up (`None`) as soon as `stop` is set.
+pub fn divide_until<G: Game>(g: &G, depth: u32, actions_level: bool, stop: &AtomicBool) -> Option<Vec<(String, u64)>> {
+    if depth == 0 {
+        return Some(Vec::new());
+    }
+    if actions_level {
+        let mut list = G::Actions::default();
+        g.legal_actions(&mut list);
+        let mut out = Vec::with_capacity(list.len());
+        for &a in list.iter() {
+            let mut p = g.clone();
+            let tok = action_string(&p, a);
+            p.make(a);
+            out.push((tok, perft_actions_until(&mut p, depth - 1, stop)?));
+        }
+        out.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        return Some(out);
+    }
+    let mut out = Vec::new();
+    for (tok, acts) in legal_turns(g) {
+        let mut p = g.clone();
+        play_turn(&mut p, &acts);
+        out.push((tok, perft_until(&mut p, depth - 1, stop)?));
+    }
+    Some(out)
+}
+
 /// Divide: the count below every legal turn of the root, sorted by token.
 pub fn divide<G: Game>(g: &G, depth: u32, actions_level: bool) -> Vec<(String, u64)> {
     if depth == 0 {
@@ -234,3 +312,21 @@ pub fn divide<G: Game>(g: &G, depth: u32, actions_level: bool) -> Vec<(String, u
         .collect()
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::fourchess::{FourChess, Options};
+
+    #[test]
+    fn stoppable_perft_agrees_and_stops() {
+        let mut p = FourChess::startpos(&Options::default());
+        let go = AtomicBool::new(false);
+        assert_eq!(perft_until(&mut p, 3, &go), Some(perft(&mut p, 3)));
+        assert_eq!(perft_actions_until(&mut p, 3, &go), Some(perft_actions(&mut p, 3)));
+        assert_eq!(divide_until(&p, 2, false, &go), Some(divide(&p, 2, false)));
+        let stop = AtomicBool::new(true);
+        assert_eq!(perft_until(&mut p, 3, &stop), None);
+        assert_eq!(divide_until(&p, 3, true, &stop), None);
+    }
+}

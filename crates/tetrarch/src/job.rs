@@ -17,6 +17,9 @@ pub struct Flags {
     pub ponder_stop: AtomicBool,
     /// `ponderhit` arrived: after the pondering phase, search for real.
     pub hit: AtomicBool,
+    /// An explicit `stop` (or `quit`): also ends a running perft, which other
+    /// commands wait for.
+    pub abort: AtomicBool,
 }
 
 impl Flags {
@@ -71,6 +74,12 @@ impl Job {
         Ok(Job { handle, flags, kind })
     }
 
+    /// An explicit `stop` or `quit`: ends a perft too (without a total).
+    pub fn abort(&self) {
+        self.flags.abort.store(true, Ordering::Release);
+        self.stop();
+    }
+
     /// Asks the job to end (it prints its `bestmove`).
     pub fn stop(&self) {
         self.flags.stop.store(true, Ordering::Release);
@@ -89,11 +98,6 @@ impl Job {
     /// Whether only `stop` ends the job.
     pub fn is_open(&self) -> bool {
         matches!(self.kind, JobKind::Infinite | JobKind::Ponder { .. })
-    }
-
-    /// Whether the job is a perft (which `stop` cannot interrupt).
-    pub fn is_perft(&self) -> bool {
-        self.kind == JobKind::Perft
     }
 
     /// Whether the thread has ended.

@@ -219,17 +219,18 @@ impl Engine {
             }
             "quit" => {
                 if let Some(job) = &self.job {
-                    job.stop();
+                    job.abort();
                 }
                 return Control::Quit;
             }
             "stop" => {
-                // A perft cannot be interrupted: it goes on (the next
-                // state-changing command waits for it); a search is stopped
-                // and joined, which prints its `bestmove`.
-                if !self.job.as_ref().is_some_and(Job::is_perft) {
-                    self.stop_job();
+                // A search is stopped and joined (it prints its `bestmove`);
+                // a perft is abandoned (`info string perft stopped`). Other
+                // state-changing commands wait for a perft instead.
+                if let Some(job) = &self.job {
+                    job.abort();
                 }
+                self.stop_job();
                 Ok(())
             }
             "ponderhit" => {

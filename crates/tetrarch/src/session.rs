@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use tetrarch_core::game::{turn_done, ActionList, Game, OptionSpec, Outcome, PositionError};
-use tetrarch_core::turns::{divide, legal_turns, line_to_turns, parse_turn, play_turn, turn_string};
+use tetrarch_core::turns::{divide_until, legal_turns, line_to_turns, parse_turn, play_turn, turn_string};
 use tetrarch_search::{Clock, Config, Info, Limits, Score, SearchResult, Searcher, Strategy};
 
 use crate::go::{parse_go, GoCommand, GoSearch};
@@ -376,17 +376,19 @@ impl<G: Game> Session<G> {
         let root = self.pos.clone();
         let out = out.clone();
         let flags = Arc::new(Flags::default());
+        let abort = Arc::clone(&flags);
         Job::spawn(JobKind::Perft, flags, move || {
             let res = catch_unwind(AssertUnwindSafe(|| {
                 if depth == 0 {
-                    return (Vec::new(), 1);
+                    return Some((Vec::new(), 1));
                 }
-                let d = divide(&root, depth, actions);
+                let d = divide_until(&root, depth, actions, &abort.abort)?;
                 let total = d.iter().map(|(_, n)| n).sum();
-                (d, total)
+                Some((d, total))
             }));
             match res {
-                Ok((lines, total)) => {
+                Ok(None) => out.line("info string perft stopped"),
+                Ok(Some((lines, total))) => {
                     let mut v: Vec<String> = lines.into_iter().map(|(t, n)| format!("{t}: {n}")).collect();
                     v.push(String::new());
                     v.push(format!("Nodes searched: {total}"));

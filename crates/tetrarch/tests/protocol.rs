@@ -687,3 +687,21 @@ fn setup_seed_makes_go_setup_reproducible() {
     let v = e.ask("setoption name SetupSeed value 1");
     assert!(v.len() == 1 && is_error(&v[0]), "{v:?}");
 }
+
+#[test]
+fn stop_ends_a_long_perft_and_other_commands_wait_for_a_short_one() {
+    let mut e = Engine::start();
+    e.send("go perft 9");
+    // Answered while the perft runs.
+    e.send("isready");
+    e.until(|l| l == "readyok");
+    let t = std::time::Instant::now();
+    e.send("stop");
+    let v = e.until(|l| l.starts_with("info string perft stopped"));
+    assert!(t.elapsed() < std::time::Duration::from_secs(2), "{v:?}");
+    // A command that changes the position waits for a perft to finish.
+    e.send("go perft 3");
+    e.send("position startpos moves e2e3");
+    let v = e.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(v.last().unwrap(), "Nodes searched: 1728");
+}
