@@ -48,6 +48,32 @@ fn fourchess_takes_a_hanging_queen() {
     }
 }
 
+#[test]
+fn fourchess_mates_the_last_live_enemy() {
+    // Red is mated (inert) already; the Rook to a4 mates Black in the
+    // corner of its arm (b-file held by the Rook on b11): the team wins.
+    let g: FourChess = pos("fourchess", "4yK3/8/8/1wR10yR1/14/14/13rK/bK13/14/14/4wR8yR/8/8/3wK4 w r 0 1");
+    for d in [1, 4] {
+        let r = search(&mut Searcher::new(4), &g, d, &Config::default());
+        assert_eq!(best(&g, &r), "e4a4", "depth {d}");
+        assert_eq!(r.score, Score::Mate(1), "depth {d}");
+    }
+}
+
+#[test]
+fn queenskings_duel_capture_and_mate_in_two() {
+    // The capture of the last man wins at once.
+    let g: QueensKings = pos("queenskings9-duel", "13/13/13/13/13/13/13/13/13/3nm9/2sm10/13/13 s sn 0 1");
+    let r = search(&mut Searcher::new(4), &g, 3, &Config::default());
+    assert_eq!((best(&g, &r).as_str(), r.score), ("c3xe5", Score::Mate(1)));
+    // c3d4 forces North's only man next to it, to be taken next turn.
+    let g: QueensKings = pos("queenskings9-duel", "13/13/13/13/13/13/13/3nm9/13/13/2sm10/13/13 s sn 0 1");
+    for d in [4, 10] {
+        let r = search(&mut Searcher::new(4), &g, d, &Config::default());
+        assert_eq!((best(&g, &r).as_str(), r.score), ("c3d4", Score::Mate(2)), "depth {d}");
+    }
+}
+
 // Teamchess: Red (seat 0) and Yellow against Blue and Green; a King
 // capture ends the game.
 const TC_QUEEN: &str = "3yK4/8/8/14/14/4bQ9/13gK/bK13/14/4rR9/14/8/8/4rK3 r - - 0 1";
