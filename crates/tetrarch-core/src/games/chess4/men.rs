@@ -166,6 +166,34 @@ impl Men {
     }
 }
 
+/// The board field of a position string (§7.1): ranks 14 to 1, existing
+/// cells only, runs of empty cells as counts, men as colour letter and piece
+/// letter (`colours` by seat).
+pub fn write_board_field(men: &Men, colours: [char; 4], out: &mut String) {
+    for y in (0..14).rev() {
+        let mut run = 0;
+        for x in (0..14).filter(|&x| exists_xy(x as i32, y as i32)) {
+            match men.piece_at(sq(x, y)) {
+                None => run += 1,
+                Some((seat, ty)) => {
+                    if run > 0 {
+                        out.push_str(&run.to_string());
+                        run = 0;
+                    }
+                    out.push(colours[seat]);
+                    out.push(LETTERS[ty]);
+                }
+            }
+        }
+        if run > 0 {
+            out.push_str(&run.to_string());
+        }
+        if y > 0 {
+            out.push('/');
+        }
+    }
+}
+
 /// A picture of the board, rank 14 at the top, men as colour letter and
 /// piece letter (`colours` by seat).
 pub fn render(men: &Men, colours: [char; 4]) -> String {

@@ -54,3 +54,75 @@ pub const fn partner(s: usize) -> usize {
 pub const fn enemies_mask(s: usize) -> u8 {
     (1 << ((s + 1) & 3)) | (1 << ((s + 3) & 3))
 }
+
+/// The rules both variants share (§4): the no-progress limit and the
+/// repetition draw, with their option parsing and their outcomes.
+pub mod shared_rules {
+    use crate::game::{Outcome, PositionError, SeatSet};
+
+    /// `FC_NoProgressPlies` (0–10000) or `FC_RepetitionDraw` (true/false):
+    /// `Some` result if `name` is one of them, `None` otherwise.
+    pub fn set_option(
+        name: &str,
+        value: &str,
+        no_progress_plies: &mut u32,
+        repetition_draw: &mut bool,
+    ) -> Option<Result<(), PositionError>> {
+        match name.to_ascii_lowercase().as_str() {
+            "fc_noprogressplies" => Some(match value.parse::<u32>().ok().filter(|v| *v <= 10000) {
+                Some(v) => {
+                    *no_progress_plies = v;
+                    Ok(())
+                }
+                None => Err(PositionError::new(format!("option FC_NoProgressPlies: `{value}` is not in 0..10000"))),
+            }),
+            "fc_repetitiondraw" => Some(match value.to_ascii_lowercase().as_str() {
+                "true" => {
+                    *repetition_draw = true;
+                    Ok(())
+                }
+                "false" => {
+                    *repetition_draw = false;
+                    Ok(())
+                }
+                _ => Err(PositionError::new(format!("option FC_RepetitionDraw: `{value}` is not true or false"))),
+            }),
+            _ => None,
+        }
+    }
+
+    /// §5.8 rule 4 / §6.6 rule 3: the half-move clock reached the limit.
+    pub fn no_progress(halfmove: u32, limit: u32) -> Option<Outcome> {
+        (limit != 0 && halfmove >= limit).then(|| Outcome::draw(SeatSet(0b1111), "noprogress"))
+    }
+
+    /// §5.8 rule 5 / §6.6 rule 4: the position (its key) occurs for the
+    /// third time among the earlier turn-start keys of the game.
+    pub fn repetition(key: u64, history: &[u64], enabled: bool) -> Option<Outcome> {
+        (enabled && history.iter().filter(|&&k| k == key).count() >= 2)
+            .then(|| Outcome::draw(SeatSet(0b1111), "repetition"))
+    }
+}
+
+/// Evaluation geometry both variants use.
+pub mod eval_geometry {
+    use super::board::{file, rank, Sq};
+
+    /// 6 in the middle four squares of the centre, falling by one per ring.
+    pub fn centre_bonus(s: Sq) -> i32 {
+        let dx = (2 * file(s) as i32 - 13).abs() / 2;
+        let dy = (2 * rank(s) as i32 - 13).abs() / 2;
+        (6 - dx.max(dy)).max(0)
+    }
+
+    /// Steps a pawn of `seat` on `s` has made from its pawn line.
+    pub fn advance(seat: usize, s: Sq) -> i32 {
+        let (x, y) = (file(s) as i32, rank(s) as i32);
+        match seat {
+            0 => y - 1,
+            1 => x - 1,
+            2 => 12 - y,
+            _ => 12 - x,
+        }
+    }
+}

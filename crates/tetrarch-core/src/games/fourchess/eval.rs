@@ -7,10 +7,11 @@
 //! - `advance`: forward pawns gain per step towards the far side;
 //! - `centre`: Knights, Bishops and Queens near the centre.
 
-use super::board::{file, rank, Sq};
+use super::board::Sq;
 use super::moves::Move;
 use super::piece::*;
 use super::FourChess;
+use crate::games::chess4::eval_geometry::{advance, centre_bonus};
 
 /// Piece values by type (P, reversed P, N, B, R, Q, K).
 pub const VALUE: [i32; 7] = [100, 90, 300, 330, 500, 950, 0];
@@ -20,25 +21,6 @@ pub const INERT_PENALTY: i32 = 1200;
 pub const ADVANCE: i32 = 4;
 /// Per unit of closeness to the centre for N, B, Q.
 pub const CENTRE: i32 = 3;
-
-fn centre_bonus(s: Sq) -> i32 {
-    // 0 at the far corners of the centre square, 6 in the middle four.
-    let fx = file(s) as i32;
-    let fy = rank(s) as i32;
-    let dx = (2 * fx - 13).abs() / 2;
-    let dy = (2 * fy - 13).abs() / 2;
-    (6 - dx.max(dy)).max(0)
-}
-
-fn advance(seat: usize, s: Sq) -> i32 {
-    let (x, y) = (file(s) as i32, rank(s) as i32);
-    match seat {
-        0 => y - 1,
-        1 => x - 1,
-        2 => 12 - y,
-        _ => 12 - x,
-    }
-}
 
 /// One man's contribution to its seat's running sums, kept incrementally by
 /// make/unmake: (material at full value, positional: advance or centre).

@@ -188,15 +188,15 @@ impl Game for FourChess {
                 }
             }
             "fc_leapownpawns" => opts.leap_own_pawns = check(value)?,
-            "fc_repetitiondraw" => opts.repetition_draw = check(value)?,
-            "fc_noprogressplies" => {
-                opts.no_progress_plies = value
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|v| *v <= 10000)
-                    .ok_or_else(|| PositionError::new(format!("option FC_NoProgressPlies: `{value}` is not in 0..10000")))?
+            _ => {
+                return super::chess4::shared_rules::set_option(
+                    name,
+                    value,
+                    &mut opts.no_progress_plies,
+                    &mut opts.repetition_draw,
+                )
+                .unwrap_or_else(|| Err(PositionError::new(format!("unknown option `{name}`"))))
             }
-            _ => return Err(PositionError::new(format!("unknown option `{name}`"))),
         }
         Ok(())
     }

@@ -163,28 +163,7 @@ pub fn parse_position(s: &str, rules: Options) -> Result<FourChess, PositionErro
 /// The canonical position string.
 pub fn write_position(p: &FourChess) -> String {
     let mut out = String::with_capacity(160);
-    for y in (0..14).rev() {
-        let mut run = 0;
-        for x in rank_files(y) {
-            match p.piece_at(sq(x, y)) {
-                None => run += 1,
-                Some((seat, ty)) => {
-                    if run > 0 {
-                        out += &run.to_string();
-                        run = 0;
-                    }
-                    out.push(COLOURS[seat]);
-                    out.push(PIECES[ty]);
-                }
-            }
-        }
-        if run > 0 {
-            out += &run.to_string();
-        }
-        if y > 0 {
-            out.push('/');
-        }
-    }
+    crate::games::chess4::men::write_board_field(&p.men, COLOURS, &mut out);
     out.push(' ');
     out.push(COLOURS[p.side as usize]);
     out.push(' ');

@@ -100,8 +100,7 @@ impl FourChess {
     }
 
     fn no_progress(&self) -> Option<Outcome> {
-        let n = self.rules.no_progress_plies;
-        (n != 0 && self.halfmove >= n).then(|| Outcome::draw(SeatSet(0b1111), "noprogress"))
+        crate::games::chess4::shared_rules::no_progress(self.halfmove, self.rules.no_progress_plies)
     }
 
     /// §5.8 rule 3 for a side to move without legal moves: stalemate when he
@@ -132,11 +131,7 @@ impl FourChess {
 
     /// §5.8 rule 5: the third occurrence of the position.
     pub(super) fn repetition(&self, history: &[u64]) -> Option<Outcome> {
-        if !self.rules.repetition_draw {
-            return None;
-        }
-        let seen = history.iter().filter(|&&k| k == self.key).count();
-        (seen >= 2).then(|| Outcome::draw(SeatSet(0b1111), "repetition"))
+        crate::games::chess4::shared_rules::repetition(self.key, history, self.rules.repetition_draw)
     }
 
     /// The legal turns (§5.7): none when the game is over, the pass for an

@@ -6,7 +6,8 @@
 
 use super::moves::Move;
 use super::TeamChess;
-use crate::games::chess4::board::{file, rank, Sq, KING_STEPS};
+use crate::games::chess4::eval_geometry::{advance, centre_bonus};
+use crate::games::chess4::board::{Sq, KING_STEPS};
 use crate::games::chess4::piece::*;
 
 /// Piece values by type (P, -, N, B, R, Q, K). A King is worth a lot here:
@@ -18,22 +19,6 @@ pub const ADVANCE: i32 = 5;
 pub const CENTRE: i32 = 3;
 /// Per own man next to the King.
 pub const SHELTER: i32 = 6;
-
-fn centre_bonus(s: Sq) -> i32 {
-    let dx = (2 * file(s) as i32 - 13).abs() / 2;
-    let dy = (2 * rank(s) as i32 - 13).abs() / 2;
-    (6 - dx.max(dy)).max(0)
-}
-
-fn advance(seat: usize, s: Sq) -> i32 {
-    let (x, y) = (file(s) as i32, rank(s) as i32);
-    match seat {
-        0 => y - 1,
-        1 => x - 1,
-        2 => 12 - y,
-        _ => 12 - x,
-    }
-}
 
 fn seat_terms(p: &TeamChess, seat: usize) -> [i32; 4] {
     let (mut material, mut adv, mut centre) = (0, 0, 0);

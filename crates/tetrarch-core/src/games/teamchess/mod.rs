@@ -109,20 +109,6 @@ impl Game for TeamChess {
 
     fn set_option(opts: &mut Options, name: &str, value: &str) -> Result<(), PositionError> {
         match name.to_ascii_lowercase().as_str() {
-            "fc_repetitiondraw" => {
-                opts.repetition_draw = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(PositionError::new(format!("option {name}: `{value}` is not true or false"))),
-                }
-            }
-            "fc_noprogressplies" => {
-                opts.no_progress_plies = value
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|v| *v <= 10000)
-                    .ok_or_else(|| PositionError::new(format!("option FC_NoProgressPlies: `{value}` is not in 0..10000")))?
-            }
             "notation" => {
                 opts.fen4_notation = match value.to_ascii_lowercase().as_str() {
                     "tetrarch" => false,
@@ -130,7 +116,15 @@ impl Game for TeamChess {
                     _ => return Err(PositionError::new(format!("option Notation: `{value}` is not tetrarch or fen4"))),
                 }
             }
-            _ => return Err(PositionError::new(format!("unknown option `{name}`"))),
+            _ => {
+                return super::chess4::shared_rules::set_option(
+                    name,
+                    value,
+                    &mut opts.no_progress_plies,
+                    &mut opts.repetition_draw,
+                )
+                .unwrap_or_else(|| Err(PositionError::new(format!("unknown option `{name}`"))))
+            }
         }
         Ok(())
     }

@@ -379,28 +379,7 @@ fn parse_extras(ex: &str) -> Result<[Option<(Sq, Sq)>; 4], PositionError> {
 /// The canonical position string.
 pub fn write_position(p: &TeamChess) -> String {
     let mut out = String::with_capacity(180);
-    for y in (0..14).rev() {
-        let mut run = 0;
-        for x in (0..14).filter(|&x| exists_xy(x as i32, y as i32)) {
-            match p.men.piece_at(sq(x, y)) {
-                None => run += 1,
-                Some((seat, ty)) => {
-                    if run > 0 {
-                        out += &run.to_string();
-                        run = 0;
-                    }
-                    out.push(COLOURS[seat]);
-                    out.push(LETTERS[ty]);
-                }
-            }
-        }
-        if run > 0 {
-            out += &run.to_string();
-        }
-        if y > 0 {
-            out.push('/');
-        }
-    }
+    crate::games::chess4::men::write_board_field(&p.men, COLOURS, &mut out);
     out.push(' ');
     out.push(COLOURS[p.side as usize]);
     out.push(' ');

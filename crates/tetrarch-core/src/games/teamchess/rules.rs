@@ -26,8 +26,7 @@ impl TeamChess {
     }
 
     fn no_progress(&self) -> Option<Outcome> {
-        let n = self.rules.no_progress_plies;
-        (n != 0 && self.halfmove >= n).then(|| Outcome::draw(SeatSet(0b1111), "noprogress"))
+        crate::games::chess4::shared_rules::no_progress(self.halfmove, self.rules.no_progress_plies)
     }
 
     /// §6.6 rules 1–3.
@@ -48,10 +47,6 @@ impl TeamChess {
 
     /// §6.6 rule 4: the third occurrence (board, side, castling, en passant).
     pub(super) fn repetition(&self, history: &[u64]) -> Option<Outcome> {
-        if !self.rules.repetition_draw {
-            return None;
-        }
-        let seen = history.iter().filter(|&&k| k == self.key).count();
-        (seen >= 2).then(|| Outcome::draw(SeatSet(0b1111), "repetition"))
+        crate::games::chess4::shared_rules::repetition(self.key, history, self.rules.repetition_draw)
     }
 }
