@@ -591,7 +591,6 @@ impl<'a, G: Game> Worker<'a, G> {
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_idx = None;
-        let mut quiets = 0usize;
         for i in 0..n {
             let m = self.moves[base + i];
             let sk = if m.skip != 0 {
@@ -612,9 +611,6 @@ impl<'a, G: Game> Worker<'a, G> {
             let ext = i32::from(gives_check && (ply as i32) < 2 * self.iter_depth);
             let new_depth = depth - 1 + ext;
             let quiet = m.kind == KIND_QUIET || m.kind == KIND_KILLER;
-            if quiet {
-                quiets += 1;
-            }
             let mut s;
             if i == 0 {
                 s = self.child(new_depth, ply + 1, alpha, beta, flip, pv_node);
@@ -627,9 +623,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     if pv_node {
                         r -= 1;
                     }
-                    if m.kind == KIND_KILLER {
-                        r -= 1;
-                    } else if m.score > HIST_MAX / 2 {
+                    if m.kind == KIND_KILLER || m.score > HIST_MAX / 2 {
                         r -= 1;
                     } else if m.score < -HIST_MAX / 2 {
                         r += 1;
@@ -681,7 +675,6 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
         }
-        let _ = quiets;
         if turn_start {
             self.keys.pop();
         }
