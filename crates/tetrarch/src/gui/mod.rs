@@ -16,6 +16,17 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use tetrarch_core::view::json_str;
 
+/// Writes `items` as JSON strings separated by commas (the brackets are the
+/// caller's).
+fn json_str_items<S: AsRef<str>>(j: &mut String, items: impl Iterator<Item = S>) {
+    for (i, s) in items.enumerate() {
+        if i > 0 {
+            j.push(',');
+        }
+        json_str(j, s.as_ref());
+    }
+}
+
 use crate::out::Captured;
 use crate::{variants, with_variant, Engine, Out};
 use http::{Request, Response};
@@ -325,26 +336,11 @@ impl Gui {
         j.push_str(",\"start\":");
         json_str(&mut j, &self.start.protocol());
         j.push_str(",\"seat_names\":[");
-        for (i, n) in self.facts.names.iter().enumerate() {
-            if i > 0 {
-                j.push(',');
-            }
-            json_str(&mut j, n);
-        }
+        json_str_items(&mut j, self.facts.names.iter());
         j.push_str("],\"players\":[");
-        for (i, p) in self.players.iter().enumerate() {
-            if i > 0 {
-                j.push(',');
-            }
-            json_str(&mut j, &p.word());
-        }
+        json_str_items(&mut j, self.players.iter().map(|p| p.word()));
         j.push_str("],\"turns\":[");
-        for (i, t) in self.turns.iter().enumerate() {
-            if i > 0 {
-                j.push(',');
-            }
-            json_str(&mut j, t);
-        }
+        json_str_items(&mut j, self.turns.iter());
         j.push_str(&format!(
             "],\"paused\":{},\"has_record\":{},\"has_setup\":{},",
             self.paused, self.facts.record, self.facts.setup
@@ -369,12 +365,7 @@ impl Gui {
         j.push_str(",\"message\":");
         json_str(&mut j, &self.message);
         j.push_str(&format!(",\"log_start\":{},\"log\":[", self.log_dropped));
-        for (i, l) in self.log.iter().enumerate() {
-            if i > 0 {
-                j.push(',');
-            }
-            json_str(&mut j, l);
-        }
+        json_str_items(&mut j, self.log.iter());
         j.push_str("]}");
         j
     }
@@ -388,19 +379,9 @@ impl Gui {
         j.push_str(",\"start\":");
         json_str(&mut j, &self.start.protocol());
         j.push_str(",\"seats\":[");
-        for (i, p) in self.players.iter().enumerate() {
-            if i > 0 {
-                j.push(',');
-            }
-            json_str(&mut j, &p.word());
-        }
+        json_str_items(&mut j, self.players.iter().map(|p| p.word()));
         j.push_str("],\"turns\":[");
-        for (i, t) in self.turns.iter().enumerate() {
-            if i > 0 {
-                j.push(',');
-            }
-            json_str(&mut j, t);
-        }
+        json_str_items(&mut j, self.turns.iter());
         j.push_str("],\"times_ms\":[");
         for (i, t) in self.times_ms.iter().enumerate() {
             if i > 0 {
