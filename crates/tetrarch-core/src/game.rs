@@ -294,6 +294,15 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// Every legal action in this position (none when the game is over). For
     /// a seat whose only turn is a pass, the pass action.
     fn legal_actions(&self, out: &mut Self::Actions);
+    /// The actions a search considers: every legal action by default. A
+    /// game whose lists can be too long to generate within a move's time may
+    /// leave out a documented class of actions (Quadranj: long unstacking
+    /// chains), keeping the list non-empty whenever `legal_actions` is and
+    /// deterministic per position. Rules, perft and the protocol's legality
+    /// checks always use `legal_actions`.
+    fn search_actions(&self, out: &mut Self::Actions) {
+        self.legal_actions(out)
+    }
     /// Plays a legal action.
     fn make(&mut self, a: Self::Action) -> Self::Undo;
     /// Takes back the action `make` just played.
@@ -306,6 +315,15 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// first, the current position excluded). The default: none.
     fn history_outcome(&self, _history: &[u64]) -> Option<Outcome> {
         None
+    }
+    /// Switches the rules that depend on the turns played from this position
+    /// *and change it* (Quadranj §6.7: a seat repeating its arrangement goes
+    /// out or loses), which the game then keeps and applies in `make`; returns
+    /// the previous setting. On by default, so a game played from a position
+    /// follows every rule; perft turns it off (it counts no repetition rule).
+    /// The default: the game has no such rule.
+    fn set_history_rules(&mut self, _on: bool) -> bool {
+        false
     }
     /// Zobrist key of the position: equal positions have equal keys; it
     /// covers everything the legal actions and the rules depend on except the

@@ -132,8 +132,7 @@ pub fn legal_turns<G: Game>(g: &G) -> Vec<(String, Vec<G::Action>)> {
     out
 }
 
-/// Perft counting turns (the protocol's `go perft N`).
-pub fn perft<G: Game>(g: &mut G, depth: u32) -> u64 {
+fn perft_rec<G: Game>(g: &mut G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -146,18 +145,17 @@ pub fn perft<G: Game>(g: &mut G, depth: u32) -> u64 {
             if depth == 1 {
                 1
             } else {
-                perft(g, depth - 1)
+                perft_rec(g, depth - 1)
             }
         } else {
-            perft(g, depth) // the rest of the same turn
+            perft_rec(g, depth) // the rest of the same turn
         };
         g.unmake(a, u);
     }
     n
 }
 
-/// Perft counting paths of single actions (`go perft N actions`).
-pub fn perft_actions<G: Game>(g: &mut G, depth: u32) -> u64 {
+fn perft_actions_rec<G: Game>(g: &mut G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -176,18 +174,15 @@ pub fn perft_actions<G: Game>(g: &mut G, depth: u32) -> u64 {
     let mut n = 0;
     for &a in list.iter() {
         let u = g.make(a);
-        n += perft_actions(g, depth - 1);
+        n += perft_actions_rec(g, depth - 1);
         g.unmake(a, u);
     }
     n
 }
 
-/// Perft at turn level that counts the last level in bulk (the length of the
-/// action list, without making the leaves). Only for games whose every action
-/// is a whole turn ([`Game::ONE_ACTION_PER_TURN`]); otherwise it is [`perft`].
-pub fn perft_bulk<G: Game>(g: &mut G, depth: u32) -> u64 {
+fn perft_bulk_rec<G: Game>(g: &mut G, depth: u32) -> u64 {
     if !G::ONE_ACTION_PER_TURN {
-        return perft(g, depth);
+        return perft_rec(g, depth);
     }
     if depth == 0 {
         return 1;
@@ -200,15 +195,13 @@ pub fn perft_bulk<G: Game>(g: &mut G, depth: u32) -> u64 {
     let mut n = 0;
     for &a in list.iter() {
         let u = g.make(a);
-        n += perft_bulk(g, depth - 1);
+        n += perft_bulk_rec(g, depth - 1);
         g.unmake(a, u);
     }
     n
 }
 
-/// [`perft`] that gives up (`None`) as soon as `stop` is set; the flag is
-/// read at every inner node, never at the leaves.
-pub fn perft_until<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+fn perft_until_rec<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if depth == 0 {
         return Some(1);
     }
@@ -224,10 +217,10 @@ pub fn perft_until<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<
             if depth == 1 {
                 Some(1)
             } else {
-                perft_until(g, depth - 1, stop)
+                perft_until_rec(g, depth - 1, stop)
             }
         } else {
-            perft_until(g, depth, stop)
+            perft_until_rec(g, depth, stop)
         };
         g.unmake(a, u);
         n += r?;
@@ -235,10 +228,9 @@ pub fn perft_until<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<
     Some(n)
 }
 
-/// [`perft_actions`] that gives up (`None`) as soon as `stop` is set.
-pub fn perft_actions_until<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+fn perft_actions_until_rec<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if depth <= 1 {
-        return Some(perft_actions(g, depth));
+        return Some(perft_actions_rec(g, depth));
     }
     if stop.load(Ordering::Relaxed) {
         return None;
@@ -248,11 +240,48 @@ pub fn perft_actions_until<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) ->
     let mut n = 0;
     for &a in list.iter() {
         let u = g.make(a);
-        let r = perft_actions_until(g, depth - 1, stop);
+        let r = perft_actions_until_rec(g, depth - 1, stop);
         g.unmake(a, u);
         n += r?;
     }
     Some(n)
+}
+
+/// Runs `f` on `g` with the game's history rules off (perft counts no
+/// repetition rule), then restores the setting.
+fn without_history<G: Game, R>(g: &mut G, f: impl FnOnce(&mut G) -> R) -> R {
+    let was = g.set_history_rules(false);
+    let r = f(g);
+    g.set_history_rules(was);
+    r
+}
+
+/// Perft counting turns (the protocol's `go perft N`).
+pub fn perft<G: Game>(g: &mut G, depth: u32) -> u64 {
+    without_history(g, |g| perft_rec(g, depth))
+}
+
+/// Perft counting paths of single actions (`go perft N actions`).
+pub fn perft_actions<G: Game>(g: &mut G, depth: u32) -> u64 {
+    without_history(g, |g| perft_actions_rec(g, depth))
+}
+
+/// Perft at turn level that counts the last level in bulk (the length of the
+/// action list, without making the leaves). Only for games whose every action
+/// is a whole turn ([`Game::ONE_ACTION_PER_TURN`]); otherwise it is [`perft`].
+pub fn perft_bulk<G: Game>(g: &mut G, depth: u32) -> u64 {
+    without_history(g, |g| perft_bulk_rec(g, depth))
+}
+
+/// [`perft`] that gives up (`None`) as soon as `stop` is set; the flag is
+/// read at every inner node, never at the leaves.
+pub fn perft_until<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    without_history(g, |g| perft_until_rec(g, depth, stop))
+}
+
+/// [`perft_actions`] that gives up (`None`) as soon as `stop` is set.
+pub fn perft_actions_until<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    without_history(g, |g| perft_actions_until_rec(g, depth, stop))
 }
 
 /// [`divide`] that gives up (`None`) as soon as `stop` is set.
@@ -260,6 +289,9 @@ pub fn divide_until<G: Game>(g: &G, depth: u32, actions_level: bool, stop: &Atom
     if depth == 0 {
         return Some(Vec::new());
     }
+    let mut root = g.clone();
+    root.set_history_rules(false);
+    let g = &root;
     if actions_level {
         let mut list = G::Actions::default();
         g.legal_actions(&mut list);
@@ -287,6 +319,9 @@ pub fn divide<G: Game>(g: &G, depth: u32, actions_level: bool) -> Vec<(String, u
     if depth == 0 {
         return Vec::new();
     }
+    let mut root = g.clone();
+    root.set_history_rules(false);
+    let g = &root;
     if actions_level {
         let mut list = G::Actions::default();
         g.legal_actions(&mut list);

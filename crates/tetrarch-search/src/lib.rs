@@ -82,8 +82,8 @@
 //! and read with relaxed atomics and verified by XOR, so all threads share it
 //! without locks (a torn entry reads as a miss). `data` holds the score
 //! (i16; mate scores stored relative to the node), the best action as its
-//! **index in the node's legal action list** (u16; `G::Action` has no bit
-//! form, and `legal_actions` is deterministic per position), the depth, the
+//! **index in the node's search action list** (u16; `G::Action` has no bit
+//! form, and `search_actions` is deterministic per position), the depth, the
 //! bound and a 6-bit age bumped per search. Replacement: same key is
 //! overwritten unless the old entry is of this search and deeper by more
 //! than 2 (exact results always replace); otherwise the entry with the lowest
@@ -185,7 +185,7 @@ pub struct Limits {
     /// Safety margin subtracted from clock-based budgets (`Move Overhead`).
     pub move_overhead: Duration,
     /// `searchmoves`: the root actions to consider, as indices into the
-    /// root's `legal_actions` list (its order is fixed for a position);
+    /// root's `search_actions` list (its order is fixed for a position);
     /// empty means all.
     pub root_actions: Vec<usize>,
 }
@@ -357,7 +357,7 @@ impl<G: Game> Searcher<G> {
         self.tt.new_search();
 
         let mut list = G::Actions::default();
-        root.legal_actions(&mut list);
+        root.search_actions(&mut list);
         if list.is_empty() {
             let score = match root.outcome() {
                 Some(o) if o.for_seat(root.to_move()).is_some() => Score::Mate(0),
@@ -532,7 +532,7 @@ fn main_loop<G: Game>(
 /// the best static value for the mover after it.
 fn extend_action<G: Game>(pos: &G, tt: &Tt, salt: u64) -> Option<G::Action> {
     let mut list = G::Actions::default();
-    pos.legal_actions(&mut list);
+    pos.search_actions(&mut list);
     if list.is_empty() {
         return None;
     }

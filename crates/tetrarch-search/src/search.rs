@@ -350,7 +350,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// of legal actions.
     fn push_actions(&mut self, tt_idx: Option<u16>, ply: usize, tactical_only: bool, idx_base: u32, skip: u8) -> usize {
         self.gen.clear();
-        self.pos.legal_actions(&mut self.gen);
+        self.pos.search_actions(&mut self.gen);
         let killers = self.killers[ply.min(MAX_PLY)];
         let side = self.pos.side_of(self.pos.to_move()) & 3;
         for (i, &a) in self.gen.iter().enumerate() {
@@ -507,8 +507,9 @@ impl<'a, G: Game> Worker<'a, G> {
         let turn_start = self.pos.at_turn_start();
         let key = self.pos.key();
         if turn_start && self.keys.iter().rev().any(|&k| k == key) {
-            // A repetition: a draw, unless the game's history rule says more.
-            return match self.pos.history_outcome(&self.keys) {
+            // A repetition: a draw, unless the rules say more (a rule the
+            // position applied itself, or the game's history rule).
+            return match self.pos.outcome().or_else(|| self.pos.history_outcome(&self.keys)) {
                 Some(o) => {
                     let v = outcome_value(&o, self.root.seat, ply);
                     if us {
@@ -857,7 +858,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let turn_start = self.pos.at_turn_start();
         let key = self.pos.key();
         if !quiesce && turn_start && self.keys.iter().rev().any(|&k| k == key) {
-            return self.maxn_outcome(self.pos.history_outcome(&self.keys));
+            return self.maxn_outcome(self.pos.outcome().or_else(|| self.pos.history_outcome(&self.keys)));
         }
         let tkey = key ^ self.root.salt;
         let tt_idx = self.tt.probe(tkey).and_then(|h| h.idx);

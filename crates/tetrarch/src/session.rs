@@ -329,11 +329,12 @@ impl<G: Game> Session<G> {
 
     fn start_search(&mut self, g: GoSearch, settings: &Settings, out: &Out) -> Result<Job, String> {
         // `searchmoves`: the first action of each turn, as its index in the
-        // root's legal list (a multi-action turn restricts its first action).
+        // root's search list (a multi-action turn restricts its first
+        // action; an action the search leaves out cannot be chosen).
         let mut root_actions = Vec::new();
         if !g.searchmoves.is_empty() {
             let mut legal = G::Actions::default();
-            self.pos.legal_actions(&mut legal);
+            self.pos.search_actions(&mut legal);
             for (i, tok) in g.searchmoves.iter().enumerate() {
                 let acts = parse_turn(&self.pos, tok)
                     .map_err(|e| format!("go: searchmoves turn {} {}: {e}", i + 1, quote(tok)))?;

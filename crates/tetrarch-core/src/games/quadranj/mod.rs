@@ -118,8 +118,8 @@ pub enum Burglar {
 }
 
 /// Reason words (§11.2), indexed by `State::res_reason`.
-pub(crate) const REASONS: [&str; 8] =
-    ["", "home", "burglar", "immobilised", "nomove", "elimination", "rounds", "repetition"];
+pub(crate) const REASONS: [&str; 9] =
+    ["", "home", "burglar", "immobilised", "nomove", "elimination", "rounds", "repetition", "arrangement"];
 pub(crate) mod reason {
     pub const HOME: u8 = 1;
     pub const BURGLAR: u8 = 2;
@@ -127,6 +127,8 @@ pub(crate) mod reason {
     pub const NOMOVE: u8 = 4;
     pub const ELIMINATION: u8 = 5;
     pub const ROUNDS: u8 = 6;
+    pub const REPETITION: u8 = 7;
+    pub const ARRANGEMENT: u8 = 8;
 }
 
 /// The whole position (without the variant), copied as the undo record.
@@ -172,6 +174,9 @@ pub(crate) struct State {
     pub res_reason: u8,
     /// Zobrist key of the board and the seat to move.
     pub key: u64,
+    /// How many of [`Quadranj::arrangements`] belong to this position's
+    /// game (the records after it are from lines taken back).
+    pub arr_len: u32,
 }
 
 /// Rule options and the variant.
@@ -190,12 +195,20 @@ impl Options {
     }
 }
 
+/// The longest unstacking chain the search considers ([`Game::search_actions`]).
+pub const SEARCH_LINKS: usize = 2;
+
 /// A Quadranj position, possibly in the middle of a turn.
 #[derive(Clone, Debug)]
 pub struct Quadranj {
     pub(crate) st: State,
     pub(crate) geo: &'static Geo,
     pub(crate) charge_before: bool,
+    /// Whether `make` applies §6.7 ([`Game::set_history_rules`]).
+    pub(crate) history_rules: bool,
+    /// The arrangements recorded at the turn ends since this position was
+    /// set up (§6.7), the first `st.arr_len` valid.
+    pub(crate) arrangements: Vec<rules::ArrRecord>,
 }
 
 /// Zobrist keys. The board and the seat to move make up the high 48 bits of
@@ -250,12 +263,13 @@ impl Quadranj {
             res_seats: 0,
             res_reason: 0,
             key: 0,
+            arr_len: 0,
         };
         for s in geo.seats..4 {
             st.burglar[s] = Burglar::None;
         }
         st.key = keys::side(st.to_move as usize);
-        Quadranj { st, geo, charge_before: opts.charge_before }
+        Quadranj { st, geo, charge_before: opts.charge_before, history_rules: true, arrangements: Vec::new() }
     }
 
     /// Sets the code of a square, keeping bitboards and key in step.
@@ -471,6 +485,16 @@ impl Game for Quadranj {
         }
     }
 
+    /// Every legal action except unstacking chains longer than
+    /// [`SEARCH_LINKS`] links: a tall stack's chains number in the millions
+    /// (§5.12), more than a search can generate in a move's time.
+    fn search_actions(&self, out: &mut ActionVec) {
+        out.0.clear();
+        if self.st.res == 0 {
+            self.generate_with(out, SEARCH_LINKS);
+        }
+    }
+
     #[inline(always)]
     fn make(&mut self, a: Action) -> Undo {
         let u = Undo(self.st);
@@ -490,6 +514,10 @@ impl Game for Quadranj {
 
     fn history_outcome(&self, history: &[u64]) -> Option<Outcome> {
         rules::history_outcome(self, history)
+    }
+
+    fn set_history_rules(&mut self, on: bool) -> bool {
+        std::mem::replace(&mut self.history_rules, on)
     }
 
     fn key(&self) -> u64 {

@@ -127,6 +127,8 @@ pub(crate) struct Ctx {
     /// Squares a unit may end on: empty or an enemy lone pilot.
     pub land: Bb128,
     pub enemy_p: Bb128,
+    /// Longest unstacking chain generated, in links (§5.12 allows any).
+    pub max_links: usize,
 }
 
 /// Provisional (§5.9): the squares from which a fresh single may stack onto
@@ -156,13 +158,17 @@ pub(crate) fn lane_reach(p: &Quadranj, l: Sq) -> Bb128 {
 
 impl Quadranj {
     pub(crate) fn ctx(&self) -> Ctx {
+        self.ctx_links(usize::MAX)
+    }
+
+    pub(crate) fn ctx_links(&self, max_links: usize) -> Ctx {
         let st = &self.st;
         let me = st.to_move as usize;
         let active = self.active_keeps();
         let own = st.own[me];
         let empty = self.geo.all & !st.occ;
         let enemy_p = st.pilots & !own;
-        Ctx { me, active, fg: active & !self.geo.keep[me], fresh: own & !st.marks, empty, land: empty | enemy_p, enemy_p }
+        Ctx { me, active, fg: active & !self.geo.keep[me], fresh: own & !st.marks, empty, land: empty | enemy_p, enemy_p, max_links }
     }
 
     /// Whether a lone pilot of `seat` on `s` counts as its burglar (§2.6, §2.7).
@@ -197,7 +203,13 @@ impl Quadranj {
 
     /// Every legal action (the game is not over).
     pub(crate) fn generate(&self, out: &mut ActionVec) {
-        let c = self.ctx();
+        self.generate_with(out, usize::MAX);
+    }
+
+    /// The legal actions with unstacking chains of at most `max_links`
+    /// links (the game is not over).
+    pub(crate) fn generate_with(&self, out: &mut ActionVec, max_links: usize) {
+        let c = self.ctx_links(max_links);
         let st = &self.st;
         let g = self.geo;
         let me = c.me;
@@ -454,7 +466,7 @@ impl Quadranj {
                         }
                     }
                 }
-                if k >= 2 {
+                if k >= 2 && n < c.max_links {
                     self.unstack_rec(c, link_ok, ch, occ_after, out);
                 }
                 ch.y = saved_y;

@@ -788,3 +788,27 @@ pub fn fast(p: &Quadranj) -> Vec<(String, String)> {
     v.sort();
     v
 }
+
+/// A seat's arrangement (§6.7) read off the board: its units by square.
+pub fn arrangement(p: &Quadranj, seat: usize) -> Vec<String> {
+    Naive::from(p).cells.iter().filter(|(_, u)| u.owner() == Some(seat)).map(|(a, u)| format!("{a:?}{u:?}")).collect()
+}
+
+/// §6.7 read literally on every recording of the game so far, the last
+/// being the one just made: `None` if its seat X is not repeating, else
+/// whether every other seat in the game (`in_game`) is repeating too.
+pub fn arrangement_verdict(recs: &[(usize, Vec<String>)], in_game: &[bool]) -> Option<bool> {
+    let m = recs.len() - 1;
+    let x = recs[m].0;
+    let is_new = |t: usize| !recs[..t].contains(&recs[t]);
+    let last_new = (0..=m).rev().find(|&t| recs[t].0 == x && is_new(t))?;
+    let count = (last_new..=m).filter(|&t| recs[t] == recs[m]).count();
+    if count < 3 {
+        return None;
+    }
+    let prev = (0..m).rev().find(|&t| recs[t] == recs[m])?;
+    let all = (0..in_game.len())
+        .filter(|&y| y != x && in_game[y])
+        .all(|y| !(prev + 1..m).any(|t| recs[t].0 == y && is_new(t)));
+    Some(all)
+}

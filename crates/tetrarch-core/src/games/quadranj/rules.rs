@@ -6,11 +6,9 @@ use super::cell::{self, EMPTY, T_GUARD, T_PILOT, T_ROYAL};
 use super::{keys, reason, Burglar, Quadranj};
 use crate::bitboard::Bb128;
 use crate::game::{Outcome, SeatSet};
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
 
 impl Quadranj {
-    fn set_win(&mut self, seat: usize, why: u8) {
+    pub(crate) fn set_win(&mut self, seat: usize, why: u8) {
         self.st.res = 1;
         self.st.res_seats = 1 << seat;
         self.st.res_reason = why;
@@ -30,7 +28,7 @@ impl Quadranj {
         }
     }
 
-    fn set_captures_decide(&mut self, why: u8) {
+    pub(crate) fn set_captures_decide(&mut self, why: u8) {
         let (r, s) = self.captures_decide();
         self.st.res = r;
         self.st.res_seats = s;
@@ -141,6 +139,9 @@ impl Quadranj {
             self.set_captures_decide(reason::ROUNDS);
         }
         self.pass_turn(p);
+        if self.history_rules && self.st.res == 0 && self.in_game(p) {
+            self.record_arrangement(p);
+        }
     }
 
     /// §6.4 step 5: the next seat in the game after `p` is to move.
@@ -272,30 +273,65 @@ impl Quadranj {
     }
 }
 
-/// What §6.7 needs of a turn boundary, remembered by its key.
-#[derive(Clone, Copy)]
-struct Boundary {
-    to_move: u8,
-    in_game: u8,
-    arr: [u64; 4],
+/// One recording of §6.7: a seat's arrangement at the end of its turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ArrRecord {
+    seat: u8,
+    /// Recorded at no earlier turn end of the seat.
+    new: bool,
+    arr: u64,
 }
 
-/// A memo from a position key to its arrangements. The game model hands
-/// `history_outcome` only the keys of the earlier boundaries, so every
-/// position that `history_outcome` sees is remembered here (a pure function
-/// of the board, so the memo is only a cache); boundaries never seen (inside
-/// a search) leave §6.7 undecided.
-fn memo() -> &'static Mutex<HashMap<u64, Boundary>> {
-    static M: OnceLock<Mutex<HashMap<u64, Boundary>>> = OnceLock::new();
-    M.get_or_init(|| Mutex::new(HashMap::new()))
-}
-
-fn boundary(p: &Quadranj) -> Boundary {
-    let mut arr = [0u64; 4];
-    for (s, a) in arr.iter_mut().enumerate().take(p.geo.seats) {
-        *a = p.arrangement(s);
+impl Quadranj {
+    /// §6.7 after seat `x`'s turn (the end-of-turn procedure done, the game
+    /// not over, `x` still in it): records `x`'s arrangement, and if `x` is
+    /// now repeating, ends the game or puts `x` out. The records of lines
+    /// taken back are overwritten (`st.arr_len` says which are valid), so
+    /// after warming up this allocates nothing.
+    fn record_arrangement(&mut self, x: usize) {
+        let arr = self.arrangement(x);
+        let n = self.st.arr_len as usize;
+        self.arrangements.truncate(n);
+        let recs = &self.arrangements[..];
+        let new = !recs.iter().any(|r| r.seat as usize == x && r.arr == arr);
+        // Walking back to x's most recent new arrangement (that one
+        // included): how often `arr` was recorded, and where last.
+        let mut count = 1;
+        let mut prev = None;
+        if !new {
+            for (i, r) in recs.iter().enumerate().rev() {
+                if r.seat as usize != x {
+                    continue;
+                }
+                if r.arr == arr {
+                    count += 1;
+                    prev.get_or_insert(i);
+                }
+                if r.new {
+                    break;
+                }
+            }
+        }
+        self.arrangements.push(ArrRecord { seat: x as u8, new, arr });
+        self.st.arr_len += 1;
+        let Some(prev) = prev.filter(|_| count >= 3) else {
+            return;
+        };
+        // Every other seat in the game recorded nothing new since then?
+        let others_repeat = self.arrangements[prev + 1..n]
+            .iter()
+            .all(|r| r.seat as usize == x || !r.new || !self.in_game(r.seat as usize));
+        if others_repeat {
+            self.set_captures_decide(reason::REPETITION);
+        } else if self.geo.seats == 2 {
+            self.set_win(1 - x, reason::ARRANGEMENT);
+        } else {
+            self.go_out(x);
+            if self.st.in_game.count_ones() == 1 {
+                self.set_win(self.st.in_game.trailing_zeros() as usize, reason::ELIMINATION);
+            }
+        }
     }
-    Boundary { to_move: p.st.to_move, in_game: p.st.in_game, arr }
 }
 
 fn decide(p: &Quadranj, why: &'static str) -> Outcome {
@@ -307,76 +343,22 @@ fn decide(p: &Quadranj, why: &'static str) -> Outcome {
     }
 }
 
-/// §6.6 and §6.7 (6.7 first), on the keys of the earlier turn boundaries.
+/// §6.6 on the keys of the earlier turn boundaries (§6.7 is applied by
+/// `make`, [`Quadranj::record_arrangement`], before this is asked).
 pub(crate) fn history_outcome(p: &Quadranj, history: &[u64]) -> Option<Outcome> {
-    let cur = boundary(p);
-    let key = crate::game::Game::key(p);
-    let known: Option<Vec<Boundary>> = {
-        let mut m = memo().lock().unwrap_or_else(|e| e.into_inner());
-        if m.len() > 1 << 20 {
-            m.clear();
-        }
-        m.insert(key, cur);
-        history.iter().map(|k| m.get(k).copied()).collect()
-    };
     if p.st.res != 0 || history.is_empty() {
         return None;
     }
-    if let Some(mut bs) = known {
-        bs.push(cur);
-        if let Some(o) = arrangement_repetition(p, &bs) {
-            return Some(o);
-        }
-    }
-    repetition(p, history, key)
+    repetition(p, history, crate::game::Game::key(p))
 }
 
 /// Provisional window (§6.6): the current key occurs three times since the
 /// most recent new boundary (that one included).
 pub(crate) fn repetition(p: &Quadranj, history: &[u64], key: u64) -> Option<Outcome> {
-    let mut seq: Vec<u64> = history.iter().map(|k| k >> 16).collect();
-    seq.push(key >> 16);
-    let mut last_new = 0;
-    for j in 0..seq.len() {
-        if !seq[..j].contains(&seq[j]) {
-            last_new = j;
-        }
-    }
     let cur = key >> 16;
-    let n = seq[last_new..].iter().filter(|&&k| k == cur).count();
+    let len = history.len() + 1;
+    let at = |j: usize| history.get(j).map_or(cur, |k| k >> 16);
+    let last_new = (0..len).rev().find(|&j| !(0..j).any(|i| at(i) == at(j))).unwrap_or(0);
+    let n = (last_new..len).filter(|&j| at(j) == cur).count();
     (n >= 3).then(|| decide(p, "repetition"))
-}
-
-/// Provisional window (§6.7) on the boundaries `bs` (the last is the
-/// current one). `quadranj4`'s "X goes out" cannot change the position
-/// through this hook and is left undecided (see docs/quadranj.md).
-fn arrangement_repetition(p: &Quadranj, bs: &[Boundary]) -> Option<Outcome> {
-    let m = bs.len() - 1;
-    // Turn t (1..=m) was made by the seat to move at boundary t − 1.
-    let rec = |t: usize| -> Option<(usize, u64)> {
-        let x = bs[t - 1].to_move as usize;
-        (bs[t].in_game >> x & 1 != 0).then(|| (x, bs[t].arr[x]))
-    };
-    let is_new = |t: usize| -> bool {
-        let (x, a) = rec(t).expect("recorded");
-        !(1..t).any(|u| rec(u) == Some((x, a)))
-    };
-    let (x, a) = rec(m)?;
-    let recs: Vec<usize> = (1..=m).filter(|&t| rec(t).map(|r| r.0) == Some(x)).collect();
-    let last_new = *recs.iter().rev().find(|&&t| is_new(t))?;
-    let count = recs.iter().filter(|&&t| t >= last_new && rec(t) == Some((x, a))).count();
-    if count < 3 {
-        return None;
-    }
-    let prev = *recs.iter().rev().find(|&&t| t < m && rec(t) == Some((x, a)))?;
-    let all_repeating = (0..p.geo.seats).filter(|&y| y != x && p.in_game(y)).all(|y| {
-        !(prev + 1..=m).any(|t| rec(t).map(|r| r.0) == Some(y) && is_new(t))
-    });
-    if all_repeating {
-        return Some(decide(p, "repetition"));
-    }
-    if p.geo.seats == 2 {
-        return Some(Outcome::win(SeatSet(1 << (1 - x)), "arrangement"));
-    }
-    None
 }
