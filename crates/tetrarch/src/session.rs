@@ -300,7 +300,7 @@ impl<G: Game> Session<G> {
         let mut history = Vec::new();
         let mut turns = Vec::with_capacity(moves.len());
         for (i, tok) in moves.iter().enumerate() {
-            if let Some(o) = pos.history_outcome(&history) {
+            if let Some(o) = pos.outcome().or_else(|| pos.history_outcome(&history)) {
                 return Err(format!("position: turn {} {}: illegal (the game is over: {o})", i + 1, quote(tok)));
             }
             let acts = parse_turn(&pos, tok).map_err(|e| format!("position: turn {} {}: {e}", i + 1, quote(tok)))?;

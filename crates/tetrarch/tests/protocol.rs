@@ -480,6 +480,34 @@ fn bench_command() {
     assert!(v.last().unwrap().contains(" nodes "), "{v:?}");
 }
 
+/// Quadranj §6.7 through `position … moves`: Red shuffles between two
+/// arrangements while Blue keeps making new ones; Red's third recording of
+/// the same arrangement loses (`arrangement`), and a later turn is refused.
+#[test]
+fn quadranj_arrangement_repetition_loses() {
+    let mut e = Engine::start();
+    e.ask("setoption name UCI_Variant value quadranj");
+    let start = "position fen bK7/8/8/3bG4/3rG4/8/8/rK7 r 0 - rb 0/0 -/- 0 1 moves";
+    let turns = "a1b1,d4c4 a8b8,d5e5 b1a1,c4d4 b8a8,e5f5 a1b1,d4c4 a8b8,f5g5 b1a1,c4d4 b8a8,g5h5 a1b1,d4c4 a8b8,h5h6";
+    assert!(e.ask(&format!("{start} {turns}")).is_empty());
+    assert_eq!(e.one("query result"), "response none");
+    assert!(e.ask(&format!("{start} {turns} b1a1,c4d4")).is_empty());
+    assert_eq!(e.one("query result"), "response win 2 arrangement");
+    e.send("go depth 2");
+    assert_eq!(e.until(|l| l.starts_with("bestmove")).last().unwrap(), "bestmove (none)");
+    let before = e.ask("d");
+    let l = e.one(&format!("{start} {turns} b1a1,c4d4 b8a8,h6h7"));
+    assert!(is_error(&l) && l.contains("turn 12") && l.contains("game is over"), "{l}");
+    assert_eq!(e.ask("d"), before);
+    // The engine, to move with the losing shuffle available, plays another turn.
+    assert!(e.ask(&format!("{start} {turns}")).is_empty());
+    e.send("go depth 2");
+    let best = e.until(|l| l.starts_with("bestmove")).last().unwrap().clone();
+    let tok = best.strip_prefix("bestmove ").unwrap().to_string();
+    assert!(e.ask(&format!("{start} {turns} {tok}")).is_empty(), "{tok}");
+    assert_eq!(e.one("query result"), "response none", "{tok}");
+}
+
 #[test]
 fn repetition_ends_the_game_and_later_turns_are_illegal() {
     let mut e = Engine::start();

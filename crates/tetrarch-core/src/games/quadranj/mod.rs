@@ -20,7 +20,7 @@
 //! 3. express lane geometry: `moves::lane_reach`;
 //! 4. unstacking cascade and pilot exit: `moves::Gen::unstack`;
 //! 5. who moves first: [`FIRST_SEAT`];
-//! 6. repetition windows: `rules::repetition` and `rules::arrangement_repetition`.
+//! 6. repetition windows: `rules::repetition` (§6.6) and `Quadranj::record_arrangement` (§6.7).
 
 pub mod board;
 mod eval;

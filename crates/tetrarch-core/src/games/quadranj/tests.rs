@@ -400,6 +400,13 @@ mod properties {
                     p.unmake(a, u);
                     prop_assert_eq!(p.st, before);
                 }
+                // The search's list: the legal actions in the same order
+                // without the unstacking chains of more than SEARCH_LINKS.
+                let mut sl = ActionVec::default();
+                p.search_actions(&mut sl);
+                let short: Vec<Action> =
+                    l.iter().copied().filter(|a| a.kind != moves::kind::UNSTACK || a.b as usize <= SEARCH_LINKS).collect();
+                prop_assert_eq!(&sl[..], &short[..], "{}", s);
                 let a = choose(&p, &l, pick % 3 == 0, (pick / 3) as usize);
                 p.make(a);
             }
