@@ -303,6 +303,13 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn search_actions(&self, out: &mut Self::Actions) {
         self.legal_actions(out)
     }
+    /// Whether `a` is one of the legal actions (a game whose lists can be
+    /// huge answers without generating them all).
+    fn is_legal(&self, a: Self::Action) -> bool {
+        let mut list = Self::Actions::default();
+        self.legal_actions(&mut list);
+        list.contains(&a)
+    }
     /// Plays a legal action.
     fn make(&mut self, a: Self::Action) -> Self::Undo;
     /// Takes back the action `make` just played.

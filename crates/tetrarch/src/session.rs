@@ -109,14 +109,8 @@ pub(crate) fn is_legal_turn<G: Game>(g: &G, actions: &[G::Action]) -> bool {
         return false;
     }
     let mut pos = g.clone();
-    let mut list = G::Actions::default();
     for (i, &a) in actions.iter().enumerate() {
-        if i > 0 && turn_done(&pos) {
-            return false;
-        }
-        list.clear();
-        pos.legal_actions(&mut list);
-        if !list.contains(&a) {
+        if (i > 0 && turn_done(&pos)) || !pos.is_legal(a) {
             return false;
         }
         pos.make(a);
@@ -129,8 +123,10 @@ fn game_over<G: Game>(g: &G, history: &[u64]) -> bool {
     if g.outcome().is_some() || g.history_outcome(history).is_some() {
         return true;
     }
+    // The search's list is empty exactly when the legal list is, and can be
+    // far shorter (Game::search_actions).
     let mut list = G::Actions::default();
-    g.legal_actions(&mut list);
+    g.search_actions(&mut list);
     list.is_empty()
 }
 

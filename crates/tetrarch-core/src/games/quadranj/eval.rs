@@ -7,7 +7,10 @@
 //!   to the home;
 //! - `threats`: enemy units the seat would capture by custodian capture at
 //!   the end of its turn, minus its own units that an enemy would capture;
-//! - `royal`: the royal's free orthogonal neighbours; a boxed-in royal loses.
+//! - `royal`: the royal's free orthogonal neighbours; a boxed-in royal loses;
+//! - `home`: the royal's open roads home: a clear slide onto it (won at the
+//!   seat's next action unless an opponent blocks it first) or clear
+//!   two-slide roads by a corner (a royal slides once per turn, §4.2).
 
 use super::board::{Sq, NO_SQ};
 use super::cell::{self, T_PILOT, T_ROYAL};
@@ -28,6 +31,50 @@ pub const THREAT: i32 = 30;
 pub const ROYAL_FREE: i32 = 15;
 /// A royal with no slide or swap.
 pub const BOXED: i32 = 600;
+/// A clear slide from the royal onto its home.
+pub const HOME_LINE: i32 = 250;
+/// Per clear two-slide road home (by one of the two corners).
+pub const HOME_CORNER: i32 = 50;
+
+/// The names of the terms, in the order [`seat_terms`] returns them.
+const NAMES: [&str; 5] = ["material", "race", "threats", "royal", "home"];
+
+/// Whether a royal of `s` on `a` could slide to `b` on this board: same rank
+/// or file, every square between empty, `b` empty or an enemy lone pilot.
+fn slide_clear(p: &Quadranj, s: usize, a: Sq, b: Sq) -> bool {
+    let g = p.geo;
+    let (fa, ra) = (g.file(a) as i32, g.rank(a) as i32);
+    let (fb, rb) = (g.file(b) as i32, g.rank(b) as i32);
+    if a == b || (fa != fb && ra != rb) || !g.all.has(b) {
+        return false;
+    }
+    let (df, dr) = ((fb - fa).signum(), (rb - ra).signum());
+    let (mut f, mut r) = (fa + df, ra + dr);
+    while (f, r) != (fb, rb) {
+        let q = g.sq(f as usize, r as usize);
+        if !g.all.has(q) || p.st.occ.has(q) {
+            return false;
+        }
+        f += df;
+        r += dr;
+    }
+    !p.st.occ.has(b) || (p.st.pilots.has(b) && !p.st.own[s].has(b))
+}
+
+/// The `home` term of seat `s` whose royal stands on `r`.
+fn home_roads(p: &Quadranj, s: usize, r: Sq) -> i32 {
+    let g = p.geo;
+    let home = g.home[s] as Sq;
+    if slide_clear(p, s, r, home) {
+        return HOME_LINE;
+    }
+    let corners = [g.sq(g.file(r), g.rank(home)), g.sq(g.file(home), g.rank(r))];
+    corners
+        .iter()
+        .filter(|&&c| c != r && c != home && slide_clear(p, s, r, c) && slide_clear(p, s, c, home))
+        .count() as i32
+        * HOME_CORNER
+}
 
 fn dist(p: &Quadranj, a: Sq, b: Sq) -> i32 {
     let g = p.geo;
@@ -49,13 +96,13 @@ fn custodian_threat(p: &Quadranj, by: usize, u: Sq) -> bool {
     sum >= 2 * cell::value2(p.st.cell[u])
 }
 
-fn seat_terms(p: &Quadranj, s: usize) -> [i32; 4] {
+fn seat_terms(p: &Quadranj, s: usize) -> [i32; 5] {
     if !p.in_game(s) {
-        return [0; 4];
+        return [0; 5];
     }
     let st = &p.st;
     let g = p.geo;
-    let home = g.home[s] as Sq;
+    let home_sq = g.home[s] as Sq;
     let mut material = st.tally[s] as i32 * TALLY;
     let mut race = 0;
     let far = g.n as i32 - 1;
@@ -66,13 +113,15 @@ fn seat_terms(p: &Quadranj, s: usize) -> [i32; 4] {
             material += cell::value2(c) as i32 * HALF_UNIT;
         }
         if cell::kind(c) == T_PILOT && may_burgle && p.lone_is_burglar(s, u) {
-            race = race.max((far - dist(p, u, home)) * PILOT_RACE);
+            race = race.max((far - dist(p, u, home_sq)) * PILOT_RACE);
         }
     }
     let r = st.royal[s];
     let mut royal = 0;
+    let mut home = 0;
     if r != NO_SQ {
-        race += (far - dist(p, r as Sq, home)) * ROYAL_RACE;
+        home = home_roads(p, s, r as Sq);
+        race += (far - dist(p, r as Sq, home_sq)) * ROYAL_RACE;
         let free = (g.nbr4[r as Sq] & !st.occ & g.all).count() as i32;
         royal += free * ROYAL_FREE;
         if p.royal_immobile(s) {
@@ -96,32 +145,37 @@ fn seat_terms(p: &Quadranj, s: usize) -> [i32; 4] {
             }
         }
     }
-    [material, race, threats, royal]
+    [material, race, threats, royal, home]
 }
 
-/// The terms for `seat`, relative to its opponents.
-pub fn terms(p: &Quadranj, seat: usize) -> Vec<(&'static str, i32)> {
-    let mine = seat_terms(p, seat);
-    let others: Vec<usize> = (0..p.geo.seats).filter(|&s| s != seat && p.in_game(s)).collect();
-    let mut rel = mine;
-    if !others.is_empty() {
-        let mut sum = [0i32; 4];
-        for &o in &others {
-            let t = seat_terms(p, o);
-            for i in 0..4 {
-                sum[i] += t[i];
-            }
-        }
-        for i in 0..4 {
-            rel[i] -= sum[i] / others.len() as i32;
+/// The terms for `seat` relative to its opponents (the average of the other
+/// seats in the game), in the order of [`NAMES`].
+fn relative_terms(p: &Quadranj, seat: usize) -> [i32; 5] {
+    let mut rel = seat_terms(p, seat);
+    let mut sum = [0i32; 5];
+    let mut others = 0;
+    for o in (0..p.geo.seats).filter(|&o| o != seat && p.in_game(o)) {
+        others += 1;
+        for (x, t) in sum.iter_mut().zip(seat_terms(p, o)) {
+            *x += t;
         }
     }
-    vec![("material", rel[0]), ("race", rel[1]), ("threats", rel[2]), ("royal", rel[3])]
+    if others > 0 {
+        for (r, x) in rel.iter_mut().zip(sum) {
+            *r -= x / others;
+        }
+    }
+    rel
 }
 
-/// The static evaluation for `seat`.
+/// The named terms for `seat` (`eval`).
+pub fn terms(p: &Quadranj, seat: usize) -> Vec<(&'static str, i32)> {
+    NAMES.iter().copied().zip(relative_terms(p, seat)).collect()
+}
+
+/// The static evaluation for `seat` (nothing allocated).
 pub fn evaluate(p: &Quadranj, seat: usize) -> i32 {
-    terms(p, seat).iter().map(|t| t.1).sum()
+    relative_terms(p, seat).iter().sum()
 }
 
 fn enemy_pilot(p: &Quadranj, s: Sq) -> bool {
@@ -156,9 +210,10 @@ fn captured(p: &Quadranj, a: Action) -> i32 {
     }
 }
 
-/// Captures (and charges, which may remove their target).
+/// Captures (and charges, which may remove their target), and moves onto
+/// the mover's home (a royal or burglar arriving there wins, §6.1).
 pub fn is_tactical(p: &Quadranj, a: Action) -> bool {
-    captured(p, a) > 0
+    captured(p, a) > 0 || (a.kind == kind::MOVE && a.b == p.geo.home[p.st.to_move as usize])
 }
 
 /// Move ordering: captures by value, then home runs, stacking, the rest.

@@ -485,6 +485,18 @@ impl Game for Quadranj {
         }
     }
 
+    /// Generates only the chains as long as `a`'s (or of one link), since a
+    /// cap on chain length never drops a shorter action.
+    fn is_legal(&self, a: Action) -> bool {
+        if self.st.res != 0 {
+            return false;
+        }
+        let links = if a.kind == moves::kind::UNSTACK { a.b as usize } else { 1 };
+        let mut l = ActionVec::default();
+        self.generate_with(&mut l, links.max(1));
+        l.contains(&a)
+    }
+
     /// Every legal action except unstacking chains longer than
     /// [`SEARCH_LINKS`] links: a tall stack's chains number in the millions
     /// (§5.12), more than a search can generate in a move's time.

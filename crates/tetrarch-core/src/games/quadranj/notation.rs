@@ -2,7 +2,7 @@
 
 use super::board::Sq;
 use super::cell::{self, T_GUARD, T_PILOT, T_ROYAL, WALL};
-use super::moves::{kind, Action, ActionVec};
+use super::moves::{kind, Action};
 use super::{Burglar, Options, Quadranj};
 use crate::bitboard::Bb128;
 use crate::game::{Game, PositionError, TokenError};
@@ -809,9 +809,7 @@ pub fn parse_action(p: &Quadranj, t: &str) -> Result<Action, TokenError> {
     if p.st.res != 0 {
         return Err(TokenError::Illegal("the game is over".into()));
     }
-    let mut l = ActionVec::default();
-    p.legal_actions(&mut l);
-    if !l.contains(&a) {
+    if !p.is_legal(a) {
         return Err(TokenError::Illegal(format!("`{t}` is not a legal action here")));
     }
     let mut canon = String::new();

@@ -394,6 +394,7 @@ mod properties {
                     if i < 40 || i % 17 == 0 {
                         prop_assert_eq!(p.parse_action(&tok), Ok(a), "{}", tok);
                     }
+                    prop_assert!(p.is_legal(a), "{} {}", s, tok);
                     let before = p.st;
                     let u = p.make(a);
                     prop_assert_eq!(p.key(), p.key_from_scratch(), "{} after {}", s, tok);
@@ -835,7 +836,8 @@ fn search_hooks_and_render() {
         for seat in 0..s.seats() {
             assert_eq!(s.evaluate(seat), 0, "{o:?}");
         }
-        assert_eq!(s.eval_terms(0).len(), 4);
+        let names: Vec<&str> = s.eval_terms(0).iter().map(|t| t.0).collect();
+        assert_eq!(names, ["material", "race", "threats", "royal", "home"]);
         let r = s.render();
         assert_eq!(r.lines().count(), s.geo.n + 1, "{r}");
     }
@@ -843,6 +845,23 @@ fn search_hooks_and_render() {
     let cap = p.parse_action("b4xc5").unwrap();
     let quiet = p.parse_action("b4a5").unwrap();
     assert!(p.is_tactical(cap) && !p.is_tactical(quiet));
+    // Red's royal on h1, its home h8 up a clear file; Blue's royal on a8,
+    // its home a1 holding its own guard, and both corner roads start or end
+    // on the royal's own square or the home: no road.
+    let q = pos("bK7/8/8/8/8/8/8/bG6rK r 0 - rb 0/0 -/- 0 1");
+    // A move onto the mover's home is tactical (it wins at once).
+    assert!(q.is_tactical(q.parse_action("h1h8").unwrap()));
+    assert!(!q.is_tactical(q.parse_action("h1h7").unwrap()));
+    let home = |p: &Quadranj, seat: usize| p.eval_terms(seat).iter().find(|t| t.0 == "home").unwrap().1;
+    assert_eq!(home(&q, 0), eval::HOME_LINE);
+    assert_eq!(home(&q, 1), -eval::HOME_LINE);
+    // A unit on h4 closes the file, and Red's two corners are h8 (the home)
+    // and h1 (the royal): no road.
+    let q = pos("bK7/8/8/8/7bG/8/8/bG6rK r 0 - rb 0/0 -/- 0 1");
+    assert_eq!(home(&q, 0), 0);
+    // Red's royal on d4: two corner roads (d8 then h8, h4 then h8).
+    let q = pos("bK7/8/8/8/3rK4/8/8/bG7 r 0 - rb 0/0 -/- 0 1");
+    assert_eq!(home(&q, 0), 2 * eval::HOME_CORNER);
     assert!(p.order_hint(cap) > p.order_hint(quiet));
     // A boxed-in royal weighs heavily.
     let q = pos(EX[7].pos);
