@@ -323,6 +323,13 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn history_outcome(&self, _history: &[u64]) -> Option<Outcome> {
         None
     }
+    /// What a search should expect when this position repeats one on its
+    /// path (the repetition then completes): `None` for a draw (the
+    /// default), or the game's outcome by repetition (Quadranj §6.6: the
+    /// captures decide).
+    fn repetition_outcome(&self) -> Option<Outcome> {
+        None
+    }
     /// Switches the rules that depend on the turns played from this position
     /// *and change it* (Quadranj §6.7: a seat repeating its arrangement goes
     /// out or loses), which the game then keeps and applies in `make`; returns

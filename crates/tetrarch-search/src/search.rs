@@ -508,8 +508,9 @@ impl<'a, G: Game> Worker<'a, G> {
         let key = self.pos.key();
         if turn_start && self.keys.iter().rev().any(|&k| k == key) {
             // A repetition: a draw, unless the rules say more (a rule the
-            // position applied itself, or the game's history rule).
-            return match self.pos.outcome().or_else(|| self.pos.history_outcome(&self.keys)) {
+            // position applied itself, the game's history rule, or what the
+            // game gives a repetition).
+            return match self.repeated_outcome() {
                 Some(o) => {
                     let v = outcome_value(&o, self.root.seat, ply);
                     if us {
@@ -840,6 +841,14 @@ impl<'a, G: Game> Worker<'a, G> {
         w
     }
 
+    /// The outcome at a position that repeats one on the path.
+    fn repeated_outcome(&self) -> Option<Outcome> {
+        self.pos
+            .outcome()
+            .or_else(|| self.pos.history_outcome(&self.keys))
+            .or_else(|| self.pos.repetition_outcome())
+    }
+
     /// Max^n with shallow pruning: every seat maximises its own share; the
     /// node stops once its mover's share reaches `limit` (the parent's
     /// mover, another seat, can then get no more than it already has,
@@ -858,7 +867,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let turn_start = self.pos.at_turn_start();
         let key = self.pos.key();
         if !quiesce && turn_start && self.keys.iter().rev().any(|&k| k == key) {
-            return self.maxn_outcome(self.pos.outcome().or_else(|| self.pos.history_outcome(&self.keys)));
+            return self.maxn_outcome(self.repeated_outcome());
         }
         let tkey = key ^ self.root.salt;
         let tt_idx = self.tt.probe(tkey).and_then(|h| h.idx);

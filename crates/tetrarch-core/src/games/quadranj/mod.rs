@@ -528,6 +528,10 @@ impl Game for Quadranj {
         rules::history_outcome(self, history)
     }
 
+    fn repetition_outcome(&self) -> Option<Outcome> {
+        (self.st.res == 0).then(|| rules::decide(self, "repetition"))
+    }
+
     fn set_history_rules(&mut self, on: bool) -> bool {
         std::mem::replace(&mut self.history_rules, on)
     }

@@ -334,7 +334,7 @@ impl Quadranj {
     }
 }
 
-fn decide(p: &Quadranj, why: &'static str) -> Outcome {
+pub(crate) fn decide(p: &Quadranj, why: &'static str) -> Outcome {
     let (r, s) = p.captures_decide();
     if r == 1 {
         Outcome::win(SeatSet(s), why)

@@ -827,6 +827,9 @@ fn repetition_of_position() {
     assert_eq!(p.history_outcome(&[1 << 20, k]), None);
     let q = pos("bK7/8/8/3bG4/3rG4/8/8/rK7 r 0 - rb 1/0 -/- 0 1");
     assert_eq!(q.history_outcome(&[1 << 20, k, k]).map(|o| o.to_string()).as_deref(), Some("win 1 repetition"));
+    // What a search expects of a repetition: the captures decide (§6.6).
+    assert_eq!(q.repetition_outcome().map(|o| o.to_string()).as_deref(), Some("win 1 repetition"));
+    assert_eq!(p.repetition_outcome().map(|o| o.to_string()).as_deref(), Some("draw repetition"));
 }
 
 #[test]
