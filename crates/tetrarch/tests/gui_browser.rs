@@ -25,11 +25,7 @@ impl Drop for Kill {
 }
 
 fn which(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH")?
-        .to_str()?
-        .split(':')
-        .map(|d| Path::new(d).join(name))
-        .find(|p| p.is_file())
+    std::env::var_os("PATH")?.to_str()?.split(':').map(|d| Path::new(d).join(name)).find(|p| p.is_file())
 }
 
 /// One HTTP/1.1 request with `Connection: close`; returns (status, body).
@@ -54,10 +50,8 @@ fn http(method: &str, host_port: &str, path: &str, body: &str, content_type: &st
     }
     let status = head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
     let lower = head.to_ascii_lowercase();
-    let len = lower
-        .lines()
-        .find_map(|l| l.strip_prefix("content-length:"))
-        .and_then(|v| v.trim().parse::<usize>().ok());
+    let len =
+        lower.lines().find_map(|l| l.strip_prefix("content-length:")).and_then(|v| v.trim().parse::<usize>().ok());
     let mut buf = Vec::new();
     match len {
         Some(n) => {
@@ -180,9 +174,20 @@ impl Driver {
             http("POST", &self.addr, &format!("/session/{}/element", self.session), &body, "application/json");
         (status == 200).then(|| json_string(&text, "element-6066-11e4-a52e-4f735466cecf")).flatten()
     }
+    /// Clicks the element; when the page redrew it between finding and
+    /// clicking (a stale element), finds it again.
     fn click(&self, css: &str) {
-        let el = wait_for(&format!("element {css}"), || self.find(css));
-        self.call("POST", &format!("/element/{el}/click"), "{}");
+        for _ in 0..20 {
+            let el = wait_for(&format!("element {css}"), || self.find(css));
+            let path = format!("/session/{}/element/{el}/click", self.session);
+            let (status, text) = http("POST", &self.addr, &path, "{}", "application/json");
+            if status == 200 {
+                return;
+            }
+            assert!(text.contains("stale element"), "WebDriver click {css}: {text}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("{css} kept going stale");
     }
     fn text(&self, css: &str) -> String {
         let js = format!("var e=document.querySelector({});return e?e.textContent:'';", json_lit(css));
@@ -235,7 +240,13 @@ impl Gui {
 
 fn enc(s: &str) -> String {
     s.bytes()
-        .map(|b| if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") })
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
         .collect()
 }
 
@@ -290,6 +301,99 @@ fn click_turn(d: &Driver, gui: &Gui) -> String {
             return prefix.join(",");
         }
     }
+}
+
+/// Sets the New game form's variant (the seats are rebuilt: seat 1 human,
+/// the others engines), its clock and the start (set-up choices).
+fn form(d: &Driver, variant: &str, clock_min: &str) {
+    d.script(&format!(
+        "var s=document.getElementById('variant');s.value={};s.dispatchEvent(new Event('change'));\
+         document.getElementById('clockmin').value={};document.getElementById('clockinc').value='0';\
+         var k=document.getElementById('startkind');k.value='setup';k.dispatchEvent(new Event('change'));return true;",
+        json_lit(variant),
+        json_lit(clock_min)
+    ));
+}
+
+/// Quattuor Reges: Red's 16 pieces placed by clicking cells (one taken back
+/// and placed again), the game started from that set-up with a clock shown
+/// counting down, a human turn and the engine's answer on its clock; then
+/// Quadranj's burglar picked by clicking a pilot.
+fn place_setup_and_clock(d: &Driver, gui: &Gui, url: &str, shots: &Path) {
+    d.call("POST", "/url", &format!("{{\"url\":{}}}", json_lit(url)));
+    wait_for("the board", || d.find("[data-cell]"));
+    form(d, "quattuor", "0.5");
+    d.click("#place0");
+    wait_for("the palette", || d.find("#palette button"));
+    let info = gui.get("/api/setup/place?variant=quattuor&seat=1");
+    let kinds: Vec<String> = info.split("\"kind\":\"").skip(1).map(|s| s[..s.find('"').unwrap()].to_string()).collect();
+    assert_eq!(kinds.len(), 16, "{info}");
+    let cells = {
+        let i = info.rfind("\"cells\":[").unwrap() + 9;
+        let inner = &info[i..i + info[i..].find(']').unwrap()];
+        inner.split(',').map(|c| c.trim_matches('"').to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(cells.len(), 99);
+    // Rank 2 and 3 (a2.. and a3..), then take the first piece back and put
+    // it on another cell.
+    let mut mine: Vec<String> =
+        cells.iter().filter(|c| c.ends_with('2') || c.ends_with('3')).take(17).cloned().collect();
+    for (i, c) in mine[..16].iter().enumerate() {
+        if i == 10 {
+            let png = json_string(&d.call("GET", "/screenshot", ""), "value").unwrap();
+            std::fs::write(shots.join("quattuor-setup.png"), b64decode(&png)).unwrap();
+        }
+        d.click(&format!("[data-cell=\"{c}\"]"));
+    }
+    wait_for("every piece placed", || d.text("#palette").contains("every piece is placed").then_some(()));
+    d.click(&format!("[data-cell=\"{}\"]", mine[0]));
+    wait_for("a piece back in the palette", || d.find("#palette button.p.sel"));
+    d.click(&format!("[data-cell=\"{}\"]", mine[16]));
+    mine.swap(0, 16);
+    let token: Vec<String> = kinds.iter().zip(&mine).map(|(k, c)| format!("{k}@{c}")).collect();
+    let token = token.join(",");
+    d.click("#placedone");
+    let st = wait_for("the game from the set-up", || {
+        let st = gui.get("/api/state");
+        json_string(&st, "start").is_some_and(|s| s.starts_with(&format!("setup {token} "))).then_some(st)
+    });
+    assert!(st.contains("\"players\":[\"human\",\"engine:1000\"]"), "{st}");
+    assert!(st.contains("\"clock\":{\"base_ms\":30000,\"inc_ms\":0,"), "{st}");
+    // The clocks on the page: Red's runs.
+    let shown = wait_for("the clocks", || {
+        let t = d.text("#clock1.running");
+        t.contains("Red").then_some(t)
+    });
+    assert!(d.text("#clock2").contains("0:30.0"), "{}", d.text("#clocks"));
+    std::thread::sleep(Duration::from_millis(400));
+    let later = d.text("#clock1");
+    assert!(later != shown && later.contains("0:2"), "{shown} → {later}");
+    // A human turn, and the engine answers on its clock.
+    let tok = click_turn(d, gui);
+    let st = wait_for("the engine's answer", || {
+        let st = gui.get("/api/state");
+        (json_strings(&st, "turns").len() >= 2).then_some(st)
+    });
+    assert_eq!(json_strings(&st, "turns")[0], tok);
+    assert!(st.contains("> go wtime "), "{st}");
+    assert!(!st.contains("\"flagged\":1") && !st.contains("\"flagged\":2"), "{st}");
+    wait_for("the record on the page", || (d.text("#record").len() > 4).then_some(()));
+    let png = json_string(&d.call("GET", "/screenshot", ""), "value").unwrap();
+    std::fs::write(shots.join("quattuor-clock.png"), b64decode(&png)).unwrap();
+
+    // Quadranj: the burglar is one of Red's pilots, chosen by a click.
+    form(d, "quadranj", "0");
+    d.click("#place0");
+    wait_for("the pick bar", || d.text("#placebar").contains("choose it").then_some(()));
+    d.click("[data-cell=\"d2\"]");
+    wait_for("the choice", || d.text("#placebar").contains("(d2:1)").then_some(()));
+    d.click("#placedone");
+    wait_for("the game with the burglar", || {
+        let st = gui.get("/api/state");
+        (json_string(&st, "start").as_deref() == Some("setup d2:1 ?")
+            || json_string(&st, "start").is_some_and(|s| s.starts_with("setup d2:1 ")))
+        .then_some(())
+    });
 }
 
 #[test]
@@ -360,7 +464,12 @@ fn browser_plays_every_variant() {
 
     let variants: Vec<String> = {
         let v = gui.get("/api/variants");
-        v.split("{\"name\":\"").skip(1).map(|s| s[..s.find('"').unwrap()].to_string()).collect()
+        // Variants have seats (their options have names too).
+        v.split("{\"name\":\"")
+            .skip(1)
+            .filter(|s| s[s.find('"').unwrap()..].starts_with("\",\"seats\":"))
+            .map(|s| s[..s.find('"').unwrap()].to_string())
+            .collect()
     };
     assert!(variants.len() >= 9, "{variants:?}");
     for v in &variants {
@@ -383,7 +492,8 @@ fn browser_plays_every_variant() {
         let png = json_string(&d.call("GET", "/screenshot", ""), "value").unwrap();
         std::fs::write(shots.join(format!("{v}.png")), b64decode(&png)).unwrap();
 
-        let rounds = if ["fourchess", "quattuor", "queenskings9-duel", "quadranj"].contains(&v.as_str()) { 2 } else { 1 };
+        let rounds =
+            if ["fourchess", "quattuor", "queenskings9-duel", "quadranj"].contains(&v.as_str()) { 2 } else { 1 };
         for round in 0..rounds {
             let before = gui.turns();
             let tok = click_turn(&d, &gui);
@@ -409,6 +519,8 @@ fn browser_plays_every_variant() {
             });
         }
     }
+
+    place_setup_and_clock(&d, &gui, &url, &shots);
 
     // Bad input on the page: an illegal turn gives a clear message and
     // changes nothing.

@@ -14,6 +14,13 @@ let sel = null;           // selected cell name
 let rot = 0;              // board rotation in degrees
 let lastKey = '';         // game/turns the prefix belongs to
 let loading = false;
+let placing = null;       // choosing a seat's set-up on the board (see startPlacing)
+let clockAt = 0;          // performance.now() when `state` arrived (clocks count down from there)
+
+function setState(s) {
+  state = s;
+  clockAt = performance.now();
+}
 
 async function api(path, params, post) {
   let url = path;
@@ -50,6 +57,7 @@ function currentVariant() {
 function buildSeats(players) {
   const v = currentVariant();
   if (!v) return;
+  if (placing) { placing = null; $('choices').innerHTML = ''; if (state) render(); }
   const box = $('seats');
   box.innerHTML = '';
   const setups = $('setups');
@@ -69,19 +77,104 @@ function buildSeats(players) {
     const srow = document.createElement('div');
     srow.className = 'seat';
     srow.innerHTML = '<span class="name">' + name + '</span><input id="setup' + i + '" placeholder="engine chooses">' +
-      '<button id="suggest' + i + '">Suggest</button>';
+      '<button id="suggest' + i + '" title="the engine\'s proposal (go setup)">Suggest</button>' +
+      '<button id="place' + i + '" title="place the pieces on the board">Place</button>';
     setups.appendChild(srow);
     $('suggest' + i).onclick = async () => {
       try {
-        const j = await api('/api/setup', { variant: v.name, seat: i + 1 });
+        const j = await api('/api/setup', Object.assign({ variant: v.name, seat: i + 1 }, optionParams()));
         $('setup' + i).value = j.token;
       } catch (e) { say(e.message, true); }
     };
+    $('place' + i).onclick = () => startPlacing(i, true, false);
+    $('ptype' + i).onchange = placeButtons;
   });
+  buildOptions(v);
+  placeButtons();
   const kind = $('startkind');
   kind.querySelector('option[value=setup]').disabled = !v.setup;
   if (!v.setup && kind.value === 'setup') kind.value = 'startpos';
   startKindChanged();
+}
+
+// The variant's rule options (and the engine's Strategy in free-for-all
+// games) as form fields.
+function buildOptions(v) {
+  const box = $('optionsbox');
+  box.innerHTML = '';
+  $('rulesbox').hidden = !(v.options && v.options.length);
+  (v.options || []).forEach((o, k) => {
+    const row = document.createElement('label');
+    row.className = 'option';
+    row.title = o.engine ? 'the engine\'s search (not a rule)' : 'rule option (setoption name ' + o.name + ')';
+    const span = document.createElement('span');
+    span.textContent = o.name;
+    row.appendChild(span);
+    let input;
+    if (o.type === 'combo') {
+      input = document.createElement('select');
+      for (const x of o.vars) {
+        const opt = document.createElement('option');
+        opt.value = x;
+        opt.textContent = x;
+        input.appendChild(opt);
+      }
+      input.value = o.default;
+    } else if (o.type === 'check') {
+      input = document.createElement('input');
+      input.type = 'checkbox';
+      input.checked = o.default === 'true';
+    } else {
+      input = document.createElement('input');
+      input.type = 'number';
+      input.min = o.min;
+      input.max = o.max;
+      input.value = o.default;
+    }
+    input.id = 'opt' + k;
+    row.appendChild(input);
+    box.appendChild(row);
+  });
+}
+
+// Shows the options of the current game (`state.options`) on the form.
+function showOptions(values) {
+  const v = currentVariant();
+  (v && v.options || []).forEach((o, k) => {
+    const input = $('opt' + k);
+    if (!input || !(o.name in values)) return;
+    if (o.type === 'check') input.checked = values[o.name] === 'true';
+    else input.value = values[o.name];
+  });
+}
+
+// `option.NAME=VALUE` for every option that differs from its default.
+function optionParams() {
+  const v = currentVariant();
+  const out = {};
+  (v && v.options || []).forEach((o, k) => {
+    const input = $('opt' + k);
+    if (!input) return;
+    const val = o.type === 'check' ? String(input.checked) : String(input.value);
+    if (val !== o.default) out['option.' + o.name] = val;
+  });
+  return out;
+}
+
+function clockParam() {
+  const m = parseFloat($('clockmin').value || '0');
+  const inc = parseFloat($('clockinc').value || '0');
+  return m > 0 ? m + '+' + (inc > 0 ? inc : 0) : '';
+}
+
+// Place / pick on the board for human seats only.
+function placeButtons() {
+  const v = currentVariant();
+  if (!v) return;
+  v.seat_names.forEach((_, i) => {
+    const b = $('place' + i);
+    if (b) b.hidden = !v.board || $('ptype' + i).value !== 'human';
+  });
 }
 
 function playersParam() {
@@ -99,11 +192,14 @@ function startKindChanged() {
 
 async function newGame() {
   const v = currentVariant();
-  const params = { variant: v.name, players: playersParam(), start: $('startkind').value, moves: $('moves').value };
+  const params = Object.assign(
+    { variant: v.name, players: playersParam(), start: $('startkind').value, moves: $('moves').value, clock: clockParam() },
+    optionParams());
   if (params.start === 'fen') params.fen = $('fen').value;
   if (params.start === 'setup') v.seat_names.forEach((_, i) => { params['setup' + (i + 1)] = $('setup' + i).value; });
   try {
-    state = await api('/api/new', params, true);
+    setState(await api('/api/new', params, true));
+    placing = null;
     rot = 0;
     resetTurn();
     say('New game: ' + v.name);
@@ -161,7 +257,7 @@ async function choose(a) {
 async function playTurn(list) {
   const turn = list.join(',');
   try {
-    state = await api('/api/play', { turn }, true);
+    setState(await api('/api/play', { turn }, true));
     say('');
   } catch (e) {
     say(e.message, true);
@@ -194,6 +290,198 @@ function onCell(name) {
   $('choices').innerHTML = '';
   sel = withCells.some((a) => a.cells[0] === name) && sel !== name ? name : null;
   render();
+}
+
+// ---- choosing a set-up on the board ----------------------------------------
+//
+// The server says how (`/api/setup/place`): `place` (every piece on a cell
+// of the seat's territory: Quattuor Reges) or `pick` (one of the seat's
+// pieces: Quadranj's burglar), and which cells it accepts; the page builds
+// the token, the server checks it and starts the game.
+
+async function startPlacing(i, useToken, random) {
+  const v = currentVariant();
+  const params = Object.assign({ variant: v.name, seat: i + 1 }, optionParams());
+  const tok = $('setup' + i).value.trim();
+  const given = useToken && tok !== '';
+  if (given) params.token = tok;
+  try {
+    const info = await api('/api/setup/place', params);
+    if (info.mode === 'token') { say(v.name + ': this set-up is typed as a token', true); return; }
+    placing = { seat: i, info, at: [], sel: 0, choice: null };
+    if (info.mode === 'place') placing.at = info.pieces.map((p) => (given || random ? p.cell : null));
+    else placing.choice = given || random ? info.token : null;
+    nextUnplaced();
+    $('startkind').value = 'setup';
+    startKindChanged();
+    $('choices').innerHTML = '';
+    say('');
+    render();
+  } catch (e) { say(e.message, true); }
+}
+
+function nextUnplaced() {
+  if (!placing || placing.info.mode !== 'place') return;
+  const k = placing.at.indexOf(null);
+  placing.sel = k >= 0 ? k : null;
+}
+
+function placingToken() {
+  if (placing.info.mode === 'pick') return placing.choice;
+  if (placing.at.some((c) => !c)) return null;
+  return placing.info.pieces.map((p, k) => p.kind + '@' + placing.at[k]).join(',');
+}
+
+function onPlaceCell(name) {
+  const info = placing.info;
+  if (info.mode === 'pick') {
+    const cands = info.choices.filter((c) => c.cell === name);
+    $('choices').innerHTML = '';
+    if (cands.length === 1) placing.choice = cands[0].token;
+    if (cands.length > 1) {
+      const box = $('choices');
+      box.innerHTML = '<span class="hint">Which one: </span>';
+      cands.forEach((c) => {
+        const b = document.createElement('button');
+        b.className = 'choice';
+        b.textContent = c.token + ' (' + (c.level === 1 ? 'bottom' : 'level ' + c.level) + ')';
+        b.onclick = () => { placing.choice = c.token; box.innerHTML = ''; render(); };
+        box.appendChild(b);
+      });
+    }
+    render();
+    return;
+  }
+  const k = placing.at.indexOf(name);
+  if (k >= 0) {
+    placing.at[k] = null;       // take the piece back
+    placing.sel = k;
+  } else if (placing.sel !== null && info.cells.includes(name)) {
+    placing.at[placing.sel] = name;
+    nextUnplaced();
+  }
+  render();
+}
+
+async function placeDone() {
+  const v = currentVariant();
+  const tok = placingToken();
+  if (!tok) {
+    say(placing.info.mode === 'pick' ? 'choose a piece first' : 'place every piece first', true);
+    return;
+  }
+  try {
+    // The server checks the token (from_setup) before it is used.
+    await api('/api/setup/place', Object.assign({ variant: v.name, seat: placing.seat + 1, token: tok }, optionParams()));
+  } catch (e) { say(e.message, true); return; }
+  $('setup' + placing.seat).value = tok;
+  const done = placing.seat;
+  placing = null;
+  $('choices').innerHTML = '';
+  // The next human seat without a set-up yet, else the game starts.
+  const next = v.seat_names.findIndex((_, i) => i !== done && $('ptype' + i).value === 'human' && !$('setup' + i).value.trim());
+  if (next >= 0 && v.board) { startPlacing(next, false, false); return; }
+  $('startkind').value = 'setup';
+  startKindChanged();
+  await newGame();
+}
+
+function renderPlaceBar() {
+  const bar = $('placebar');
+  bar.innerHTML = '';
+  bar.hidden = !placing;
+  if (!placing) return;
+  const info = placing.info;
+  const v = currentVariant();
+  const name = v ? v.seat_names[placing.seat] : 'p' + (placing.seat + 1);
+  const head = document.createElement('div');
+  head.className = 'hint';
+  head.textContent = info.mode === 'place'
+    ? name + ': click a piece, then a marked cell (click a placed piece to take it back).'
+    : name + ': click one of your pieces to choose it (' + (placing.choice || 'none chosen') + ').';
+  bar.appendChild(head);
+  if (info.mode === 'place') {
+    const pal = document.createElement('div');
+    pal.id = 'palette';
+    info.pieces.forEach((p, k) => {
+      if (placing.at[k]) return;
+      const b = document.createElement('button');
+      b.className = 'p' + (placing.sel === k ? ' sel' : '');
+      b.textContent = p.glyph || p.kind;
+      b.title = p.kind;
+      b.dataset.piece = p.kind;
+      const col = seatColour(info.board, p.seat);
+      b.style.background = col;
+      b.style.color = lum(col) > 0.6 ? '#111' : '#fff';
+      b.onclick = () => { placing.sel = k; render(); };
+      pal.appendChild(b);
+    });
+    if (!pal.childNodes.length) pal.textContent = 'every piece is placed';
+    bar.appendChild(pal);
+  }
+  const buttons = [
+    ['placerandom', 'Random', 'a random legal set-up (the engine\'s proposal)', () => startPlacing(placing.seat, false, true)],
+    ['placeclear', 'Clear', 'start again', () => { placing.at = placing.at.map(() => null); placing.choice = null; nextUnplaced(); render(); }],
+    ['placedone', 'Done', 'use this set-up', placeDone],
+    ['placecancel', 'Cancel', 'back to the game', () => { placing = null; $('choices').innerHTML = ''; render(); }],
+  ];
+  const row = document.createElement('div');
+  for (const [id, text, title, fn] of buttons) {
+    const b = document.createElement('button');
+    b.id = id;
+    b.textContent = text;
+    b.title = title;
+    b.onclick = fn;
+    row.appendChild(b);
+  }
+  bar.appendChild(row);
+}
+
+// The board of the placement: the pieces where the person put them.
+function placingView() {
+  const info = placing.info;
+  if (info.mode === 'pick') {
+    const cells = new Set(info.choices.map((c) => c.cell));
+    const chosen = info.choices.find((c) => c.token === placing.choice);
+    return { board: info.board, from: cells, sel: chosen ? chosen.cell : null, targets: new Set(), last: new Set(), click: onPlaceCell };
+  }
+  const b = JSON.parse(JSON.stringify(info.board));
+  const byName = new Map(b.cells.map((c) => [c.name, c]));
+  placing.at.forEach((cell, k) => {
+    const p = info.pieces[k];
+    if (cell && byName.has(cell)) byName.get(cell).pieces = [{ glyph: p.glyph, kind: p.kind, seat: p.seat }];
+  });
+  const used = new Set(placing.at.filter((c) => c));
+  const free = new Set(placing.sel === null ? [] : info.cells.filter((c) => !used.has(c)));
+  return { board: b, from: new Set(), sel: null, targets: free, last: used, click: onPlaceCell };
+}
+
+// ---- clocks -----------------------------------------------------------------
+
+function fmtClock(ms) {
+  const t = Math.max(0, ms);
+  const m = Math.floor(t / 60000);
+  const s = (t % 60000) / 1000;
+  return m + ':' + (s < 10 ? '0' : '') + s.toFixed(1);
+}
+
+function renderClocks() {
+  const box = $('clocks');
+  const c = state && state.clock;
+  box.hidden = !c;
+  if (!c) { box.innerHTML = ''; return; }
+  const run = performance.now() - clockAt;
+  const board = state.board;
+  let html = '';
+  c.left.forEach((ms, i) => {
+    const seat = i + 1;
+    const left = c.running === seat ? ms - run : ms;
+    const cls = 'clock' + (c.running === seat ? ' running' : '') + (c.flagged === seat ? ' flagged' : '');
+    const col = board ? seatColour(board, seat) : '#999';
+    html += '<div class="' + cls + '" id="clock' + seat + '"><span class="swatch" style="background:' + col + '"></span> ' +
+      seatName(seat) + ' <b>' + fmtClock(left) + '</b></div>';
+  });
+  box.innerHTML = html;
 }
 
 // ---- drawing --------------------------------------------------------------
@@ -254,22 +542,30 @@ function seatColour(board, seat) {
 
 const KNOWN = ['light', 'dark', 'base', 'goal', 'home1', 'home2', 'neutral', 'centre', 'keep', 'edge'];
 
-function drawBoard(board) {
+// What to highlight while playing: the last turn, the pieces that can act,
+// the selected one and where it can go.
+function playView(board) {
+  const last = new Set(prefix.length ? [] : (state.last_cells || []));
+  const from = new Set();
+  const targets = new Set();
+  if (acts && humanToMove()) {
+    for (const a of acts.actions) {
+      if (!a.cells.length) continue;
+      if (!sel) from.add(a.cells[0]);
+      if (sel && a.cells[0] === sel) targets.add(target(a));
+    }
+  }
+  return { board, from, sel, targets, last, click: onCell };
+}
+
+function drawBoard(view) {
+  const board = view.board;
   const svg = $('board');
   svg.innerHTML = '';
   const t = transform(board);
   const pad = 0.25;
   svg.setAttribute('viewBox', (-pad) + ' ' + (-pad) + ' ' + (t.W + 2 * pad) + ' ' + (t.H + 2 * pad));
-  const lastCells = new Set(prefix.length ? [] : (state.last_cells || []));
-  const sources = new Set();
-  const targets = new Set();
-  if (acts && humanToMove()) {
-    for (const a of acts.actions) {
-      if (!a.cells.length) continue;
-      sources.add(a.cells[0]);
-      if (sel && a.cells[0] === sel) targets.add(target(a));
-    }
-  }
+  const lastCells = view.last, sources = view.from, targets = view.targets, sel = view.sel;
   const gCells = el('g', {}, svg), gHl = el('g', {}, svg), gPieces = el('g', {}, svg);
   for (const c of board.cells) {
     const [x, y] = t.at(c.x, c.y);
@@ -279,9 +575,9 @@ function drawBoard(board) {
     shape.setAttribute('data-cell', c.name);
     const title = el('title', {}, shape);
     title.textContent = c.name + (c.pieces.length ? ' ' + c.pieces.map((p) => p.kind).join('/') : '');
-    if (c.playable !== false) shape.addEventListener('click', () => onCell(c.name));
+    if (c.playable !== false) shape.addEventListener('click', () => view.click(c.name));
     if (lastCells.has(c.name)) cellShape(c, x, y, 'hl-last', gHl);
-    if (sources.has(c.name) && !sel) cellShape(c, x, y, 'hl-from', gHl, 0.9);
+    if (sources.has(c.name)) cellShape(c, x, y, 'hl-from', gHl, 0.9);
     if (c.name === sel) cellShape(c, x, y, 'hl-sel', gHl, 0.92);
     if (targets.has(c.name)) el('circle', { cx: x, cy: y, r: 0.16, class: 'hl-target' }, gHl);
     const n = c.pieces.length;
@@ -366,10 +662,16 @@ function render() {
   if (!state) return;
   const board = prefix.length && acts && acts.board ? acts.board : state.board;
   $('headline').textContent = state.variant + ' · game ' + state.game + ' · ' + state.start.split(' ')[0];
-  if (board) {
+  renderPlaceBar();
+  renderClocks();
+  if (placing) {
     $('board').hidden = false;
     $('textboard').hidden = true;
-    drawBoard(board);
+    drawBoard(placingView());
+  } else if (board) {
+    $('board').hidden = false;
+    $('textboard').hidden = true;
+    drawBoard(playView(board));
     renderReserves(board);
   } else {
     $('board').hidden = true;
@@ -404,6 +706,7 @@ function render() {
   $('pausebtn').textContent = state.paused ? 'Resume engines' : 'Pause engines';
   $('log').textContent = state.log.join('\n');
   renderTurnBar();
+  if (placing) $('turnbar').innerHTML = '';
   if (state.message && !$('message').classList.contains('error') && !$('message').textContent) say(state.message);
 }
 
@@ -415,7 +718,7 @@ async function poll() {
   try {
     const s = await api('/api/state');
     const changed = !state || s.version !== state.version || s.game !== state.game;
-    state = s;
+    setState(s);
     if (key() !== lastKey) {
       lastKey = key();
       resetTurn();
@@ -432,7 +735,7 @@ async function poll() {
 
 async function post(path, params) {
   try {
-    state = await api(path, params || {}, true);
+    setState(await api(path, params || {}, true));
     resetTurn();
     lastKey = key();
     say(state.message || '');
@@ -451,9 +754,14 @@ async function init() {
     o.textContent = x.name;
     sel.appendChild(o);
   }
-  state = await api('/api/state');
+  setState(await api('/api/state'));
   sel.value = state.variant;
   buildSeats(state.players);
+  showOptions(state.options || {});
+  if (state.clock) {
+    $('clockmin').value = state.clock.base_ms / 60000;
+    $('clockinc').value = state.clock.inc_ms / 1000;
+  }
   sel.onchange = () => buildSeats(null);
   $('startkind').onchange = startKindChanged;
   $('newbtn').onclick = newGame;
@@ -474,6 +782,7 @@ async function init() {
   lastKey = key();
   render();
   setInterval(poll, 300);
+  setInterval(renderClocks, 100);
 }
 
 init().catch((e) => say('cannot start: ' + e.message, true));

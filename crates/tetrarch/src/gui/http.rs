@@ -20,12 +20,18 @@ pub struct Request {
     pub path: String,
     /// Query-string and form-body parameters, decoded, in order.
     pub params: Vec<(String, String)>,
+    /// The headers, names in lowercase, in order.
+    pub headers: Vec<(String, String)>,
 }
 
 impl Request {
     /// The first parameter called `name`.
     pub fn param(&self, name: &str) -> Option<&str> {
         self.params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+    /// The first header called `name` (lowercase).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
     }
 }
 
@@ -63,6 +69,7 @@ fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
         400 => "Bad Request",
+        403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
         409 => "Conflict",
@@ -133,9 +140,11 @@ pub fn read_request(stream: &mut TcpStream) -> Result<Request, (u16, String)> {
     }
     let mut len = 0usize;
     let mut form = false;
+    let mut headers = Vec::new();
     for l in lines {
         if let Some((k, v)) = l.split_once(':') {
             let (k, v) = (k.trim().to_ascii_lowercase(), v.trim());
+            headers.push((k.clone(), v.to_string()));
             if k == "content-length" {
                 len = v.parse().map_err(|_| (400, "bad Content-Length".to_string()))?;
             } else if k == "content-type" {
@@ -149,7 +158,7 @@ pub fn read_request(stream: &mut TcpStream) -> Result<Request, (u16, String)> {
     let mut body = vec![0; len];
     r.read_exact(&mut body).map_err(|e| (400, format!("read body: {e}")))?;
     let (path, query) = target.split_once('?').unwrap_or((&target, ""));
-    let mut req = Request { method, path: url_decode(path), params: Vec::new() };
+    let mut req = Request { method, path: url_decode(path), params: Vec::new(), headers };
     parse_params(query, &mut req.params);
     if form || len > 0 {
         parse_params(&String::from_utf8_lossy(&body), &mut req.params);
@@ -173,6 +182,38 @@ pub fn write_response(stream: &mut TcpStream, resp: &Response) {
     let _ = stream.write_all(head.as_bytes());
     let _ = stream.write_all(&resp.body);
     let _ = stream.flush();
+}
+
+/// The host names a request may be addressed to (DNS-rebinding
+/// protection): `127.0.0.1`, `localhost` and `[::1]`, each with `port`.
+pub fn allowed_host(host: &str, port: u16) -> bool {
+    let h = host.trim().to_ascii_lowercase();
+    ["127.0.0.1", "localhost", "[::1]"].iter().any(|n| h == format!("{n}:{port}"))
+}
+
+/// Whether a request may be answered: its `Host` header names this server
+/// (`127.0.0.1:<port>`, `localhost:<port>`, `[::1]:<port>`), and a request
+/// that changes something (any method but `GET` and `HEAD`) carries no
+/// `Origin` header, or one of `http://` and those hosts. `Err` says why not.
+pub fn check_origin(req: &Request, port: u16) -> Result<(), String> {
+    match req.header("host") {
+        None => return Err("forbidden: the request has no Host header".into()),
+        Some(h) if !allowed_host(h, port) => {
+            return Err(format!(
+                "forbidden: Host `{h}` is not 127.0.0.1:{port}, localhost:{port} or [::1]:{port} (DNS rebinding?)"
+            ))
+        }
+        Some(_) => {}
+    }
+    if req.method != "GET" && req.method != "HEAD" {
+        if let Some(o) = req.header("origin") {
+            let ok = o.to_ascii_lowercase().strip_prefix("http://").is_some_and(|h| allowed_host(h, port));
+            if !ok {
+                return Err(format!("forbidden: cross-origin request from `{o}`"));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Accepts connections for ever, answering each on its own thread with

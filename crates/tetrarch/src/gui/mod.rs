@@ -27,10 +27,14 @@ fn json_str_items<S: AsRef<str>>(j: &mut String, items: impl Iterator<Item = S>)
     }
 }
 
+use crate::options::{check_value, STRATEGIES};
 use crate::out::Captured;
 use crate::{variants, with_variant, Engine, Out};
 use http::{Request, Response};
-use rules::{Actions, CheckTurn, Facts, FactsOf, Propose, Record, Snapshot, Start};
+use rules::{
+    default_value, Actions, CheckOptions, CheckTurn, Facts, FactsOf, Propose, Record, SetupPlace, Snapshot, Start,
+};
+use tetrarch_core::game::OptionKind;
 
 const INDEX_HTML: &str = include_str!("index.html");
 const APP_JS: &str = include_str!("app.js");
@@ -61,6 +65,41 @@ impl Player {
             Player::Human => "human".into(),
             Player::Engine(ms) => format!("engine:{ms}"),
         }
+    }
+}
+
+/// A clock for every seat: base time and increment per turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Time at the start, ms.
+    pub base_ms: u64,
+    /// Added after each of the seat's turns, ms.
+    pub inc_ms: u64,
+}
+
+impl Clock {
+    /// `<minutes>+<seconds>` (`5+3`, `0.5+0`, `10`): `None` for an empty
+    /// string, `none` or `0`.
+    fn parse(s: &str) -> Result<Option<Clock>, String> {
+        let s = s.trim();
+        if s.is_empty() || s == "none" || s == "0" || s == "0+0" {
+            return Ok(None);
+        }
+        let bad = || format!("bad clock `{s}`: expected <minutes>+<seconds>, e.g. 5+3 or 0.5+0");
+        let (m, i) = s.split_once('+').unwrap_or((s, "0"));
+        let num = |x: &str| x.trim().parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0);
+        let (m, i) = (num(m).ok_or_else(bad)?, num(i).ok_or_else(bad)?);
+        let (base_ms, inc_ms) = ((m * 60_000.0).round() as u64, (i * 1000.0).round() as u64);
+        if !(100..=24 * 3_600_000).contains(&base_ms) || inc_ms > 3_600_000 {
+            return Err(format!("bad clock `{s}`: the base time must be 0.1 s to 24 h, the increment at most 1 h"));
+        }
+        Ok(Some(Clock { base_ms, inc_ms }))
+    }
+    /// As `parse` reads it.
+    fn word(self) -> String {
+        let m = self.base_ms as f64 / 60_000.0;
+        let i = self.inc_ms as f64 / 1000.0;
+        format!("{m}+{i}")
     }
 }
 
@@ -141,6 +180,23 @@ struct Search {
 struct Gui {
     variant: &'static str,
     facts: Facts,
+    /// The rule options that differ from the defaults (game spelling,
+    /// canonical values).
+    options: Vec<(String, String)>,
+    /// The engine's `Strategy` (free-for-all variants), if chosen.
+    strategy: Option<&'static str>,
+    clock: Option<Clock>,
+    /// Time left per seat, ms (the seat to move's clock runs from
+    /// `clock_since`).
+    remaining: Vec<i64>,
+    /// `remaining` when the current turn began.
+    turn_clock: Vec<i64>,
+    /// `remaining` when each turn played began (for undo).
+    clock_hist: Vec<Vec<i64>>,
+    /// Since when the seat to move's clock runs.
+    clock_since: Option<Instant>,
+    /// The seat whose clock ran out.
+    time_loss: Option<usize>,
     start: Start,
     turns: Vec<String>,
     times_ms: Vec<Option<u64>>,
@@ -149,8 +205,8 @@ struct Gui {
     paused: bool,
     engine: Engine,
     cap: Captured,
-    /// The variant the engine was last set to.
-    engine_variant: &'static str,
+    /// What the engine was last set to (variant, options, clock).
+    engine_config: String,
     search: Option<Search>,
     thinking: Option<Thinking>,
     log: Vec<String>,
@@ -180,6 +236,14 @@ impl Gui {
         let mut g = Gui {
             variant,
             facts,
+            options: Vec::new(),
+            strategy: None,
+            clock: None,
+            remaining: Vec::new(),
+            turn_clock: Vec::new(),
+            clock_hist: Vec::new(),
+            clock_since: None,
+            time_loss: None,
             start: Start::Startpos,
             turns: vec![],
             times_ms: vec![],
@@ -188,7 +252,7 @@ impl Gui {
             paused: false,
             engine,
             cap,
-            engine_variant: variant,
+            engine_config: String::new(),
             search: None,
             thinking: None,
             log: vec![],
@@ -206,7 +270,101 @@ impl Gui {
     /// Recomputes the snapshot after a change.
     fn refresh(&mut self) {
         self.version += 1;
-        self.snap = with_variant(self.variant, Snapshot { start: &self.start, turns: &self.turns }).and_then(Result::ok);
+        self.snap = with_variant(
+            self.variant,
+            Snapshot { options: &self.options, start: &self.start, turns: &self.turns, time_loss: self.time_loss },
+        )
+        .and_then(Result::ok);
+    }
+
+    /// The seat to move, if the game goes on.
+    fn mover(&self) -> Option<usize> {
+        self.snap.as_ref().filter(|s| !s.over).map(|s| s.to_move)
+    }
+
+    /// Time left on `seat`'s clock now, ms.
+    fn clock_left(&self, seat: usize) -> i64 {
+        let run = match (self.clock_since, self.mover()) {
+            (Some(t), Some(m)) if m == seat => t.elapsed().as_millis() as i64,
+            _ => 0,
+        };
+        self.remaining.get(seat).copied().unwrap_or(0) - run
+    }
+
+    /// Starts or stops the clock of the seat to move: it runs while the
+    /// game goes on and is not paused.
+    fn sync_clock(&mut self) {
+        let run = self.clock.is_some() && !self.paused && self.mover().is_some();
+        match (run, self.clock_since) {
+            (true, None) => self.clock_since = Some(Instant::now()),
+            (false, Some(t)) => {
+                self.clock_since = None;
+                if let Some(m) = self.snap.as_ref().map(|s| s.to_move) {
+                    if let Some(r) = self.remaining.get_mut(m) {
+                        *r -= t.elapsed().as_millis() as i64;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Charges `seat` for the turn it just played; `false` if its clock ran
+    /// out meanwhile (the turn does not count: it lost on time).
+    fn clock_turn(&mut self, seat: usize) -> bool {
+        let Some(c) = self.clock else { return true };
+        let used = self.clock_since.take().map_or(0, |t| t.elapsed().as_millis() as i64);
+        if self.remaining[seat] - used <= 0 {
+            self.remaining[seat] -= used;
+            self.flag(seat);
+            return false;
+        }
+        self.clock_hist.push(self.turn_clock.clone());
+        self.remaining[seat] += c.inc_ms as i64 - used;
+        self.turn_clock = self.remaining.clone();
+        self.clock_since = Some(Instant::now());
+        true
+    }
+
+    /// `seat` lost on time: the game ends.
+    fn flag(&mut self, seat: usize) {
+        self.halt();
+        self.clock_since = None;
+        self.remaining[seat] = self.remaining[seat].min(0);
+        self.time_loss = Some(seat);
+        self.message = format!("{} lost on time", self.facts.names.get(seat).copied().unwrap_or("?"));
+        self.refresh();
+    }
+
+    /// Sets the engine's variant and options to the game's when they differ
+    /// from what it has (every rule option explicitly, so nothing of an
+    /// earlier game stays).
+    fn configure_engine(&mut self) {
+        let key = format!("{}|{:?}|{:?}|{}", self.variant, self.options, self.strategy, self.clock.is_some());
+        if key == self.engine_config {
+            return;
+        }
+        let mut lines = vec![format!("setoption name UCI_Variant value {}", self.variant)];
+        for spec in &self.facts.options {
+            let v = self
+                .options
+                .iter()
+                .find(|(n, _)| n == spec.name)
+                .map_or_else(|| default_value(&spec.kind), |(_, v)| v.clone());
+            lines.push(format!("setoption name {} value {v}", spec.name));
+        }
+        if self.facts.ffa {
+            lines.push(format!("setoption name Strategy value {}", self.strategy.unwrap_or(STRATEGIES[0])));
+        }
+        // Under a clock the in-process engine keeps a margin for the GUI's
+        // polling of its answer.
+        lines.push(format!("setoption name Move Overhead value {}", if self.clock.is_some() { 60 } else { 10 }));
+        for l in lines {
+            for e in self.send(&l) {
+                self.log_line(format!("{l}: {e}"));
+            }
+        }
+        self.engine_config = key;
     }
 
     fn log_line(&mut self, l: String) {
@@ -261,11 +419,17 @@ impl Gui {
         let Some(s) = self.search.take() else { return };
         self.version += 1;
         let Some(seat) = s.seat else { return };
-        if s.turns != self.turns.len() || tok == "(none)" {
+        if s.turns != self.turns.len() || tok == "(none)" || self.mover() != Some(seat) {
             return;
         }
-        match with_variant(self.variant, CheckTurn { start: &self.start, turns: &self.turns, turn: &tok }) {
+        match with_variant(
+            self.variant,
+            CheckTurn { options: &self.options, start: &self.start, turns: &self.turns, turn: &tok },
+        ) {
             Some(Ok(t)) => {
+                if !self.clock_turn(seat) {
+                    return;
+                }
                 self.turns.push(t);
                 self.times_ms.push(Some(s.started.elapsed().as_millis() as u64));
                 self.scores.push(self.thinking.as_ref().map(|t| t.score.clone()));
@@ -284,10 +448,7 @@ impl Gui {
     /// not learn the other seats' secret set-up choices where the game
     /// accepts `?` for them).
     fn position_for(&mut self, seat: Option<usize>) -> Result<(), String> {
-        if self.engine_variant != self.variant {
-            self.send(&format!("setoption name UCI_Variant value {}", self.variant));
-            self.engine_variant = self.variant;
-        }
+        self.configure_engine();
         let moves = if self.turns.is_empty() { String::new() } else { format!(" moves {}", self.turns.join(" ")) };
         if let (Start::Setup(toks), Some(seat)) = (&self.start, seat) {
             let masked: Vec<&str> =
@@ -308,25 +469,85 @@ impl Gui {
         for l in self.cap.take_lines() {
             self.absorb(l, true);
         }
+        self.sync_clock();
+        if let Some(m) = self.mover() {
+            if self.clock_since.is_some() && self.clock_left(m) <= 0 {
+                self.flag(m);
+            }
+        }
         if self.search.is_some() || self.paused {
             return;
         }
-        let Some(snap) = &self.snap else { return };
-        if snap.over {
-            return;
-        }
-        let seat = snap.to_move;
+        let Some(seat) = self.mover() else { return };
         if let Some(Player::Engine(ms)) = self.players.get(seat).copied() {
             if let Err(e) = self.position_for(Some(seat)) {
                 self.paused = true;
                 self.message = format!("engine: {e}");
+                self.sync_clock();
                 return;
             }
             self.thinking = None;
             self.search = Some(Search { seat: Some(seat), started: Instant::now(), turns: self.turns.len() });
-            self.send(&format!("go movetime {ms}"));
+            let go = match self.clock {
+                Some(c) => self.go_clock(c),
+                None => format!("go movetime {ms}"),
+            };
+            self.log_line(format!("> {go}"));
+            self.send(&go);
             self.version += 1;
         }
+    }
+
+    /// `go` with every seat's clock: `wtime btime winc binc` for two
+    /// seats, `p1time … pNtime p1inc … pNinc` for more.
+    fn go_clock(&self, c: Clock) -> String {
+        let n = self.facts.seats;
+        let left: Vec<i64> = (0..n).map(|s| self.clock_left(s).max(1)).collect();
+        if n == 2 {
+            format!("go wtime {} btime {} winc {} binc {}", left[0], left[1], c.inc_ms, c.inc_ms)
+        } else {
+            let mut g = String::from("go");
+            for (s, t) in left.iter().enumerate() {
+                g.push_str(&format!(" p{}time {t}", s + 1));
+            }
+            for s in 0..n {
+                g.push_str(&format!(" p{}inc {}", s + 1, c.inc_ms));
+            }
+            g
+        }
+    }
+
+    /// The clocks as JSON (`null` without a clock).
+    fn clock_json(&self) -> String {
+        let Some(c) = self.clock else { return "null".into() };
+        let left: Vec<String> = (0..self.facts.seats).map(|s| self.clock_left(s).max(0).to_string()).collect();
+        let running = match (self.clock_since, self.mover()) {
+            (Some(_), Some(m)) => (m + 1).to_string(),
+            _ => "null".into(),
+        };
+        format!(
+            "{{\"base_ms\":{},\"inc_ms\":{},\"left\":[{}],\"running\":{running},\"flagged\":{}}}",
+            c.base_ms,
+            c.inc_ms,
+            left.join(","),
+            self.time_loss.map_or("null".into(), |s| (s + 1).to_string())
+        )
+    }
+
+    /// The rule options (and the engine's `Strategy`) as a JSON object.
+    fn options_json(&self) -> String {
+        let mut j = String::from("{");
+        let strategy = self.strategy.map(|s| ("Strategy".to_string(), s.to_string()));
+        for (i, (k, v)) in self.options.iter().chain(strategy.iter()).enumerate() {
+            if i > 0 {
+                j.push(',');
+            }
+            json_str(&mut j, k);
+            j.push(':');
+            json_str(&mut j, v);
+        }
+        j.push('}');
+        j
     }
 
     fn state_json(&self) -> String {
@@ -342,8 +563,12 @@ impl Gui {
         j.push_str("],\"turns\":[");
         json_str_items(&mut j, self.turns.iter());
         j.push_str(&format!(
-            "],\"paused\":{},\"has_record\":{},\"has_setup\":{},",
-            self.paused, self.facts.record, self.facts.setup
+            "],\"paused\":{},\"has_record\":{},\"has_setup\":{},\"options\":{},\"clock\":{},",
+            self.paused,
+            self.facts.record,
+            self.facts.setup,
+            self.options_json(),
+            self.clock_json()
         ));
         match &self.snap {
             Some(s) => j.push_str(&s.json),
@@ -412,7 +637,20 @@ impl Gui {
         j.push_str(",\"reason\":");
         json_str(&mut j, &reason);
         j.push_str(",\"decided\":");
-        j.push_str(if result == "none" { "null" } else { "\"rules\"" });
+        j.push_str(match (self.time_loss, result.as_str()) {
+            (Some(_), _) if reason == "time" => "\"forfeit\"",
+            (_, "none") => "null",
+            _ => "\"rules\"",
+        });
+        j.push_str(",\"culprit\":");
+        j.push_str(&self.time_loss.filter(|_| reason == "time").map_or("null".into(), |s| (s + 1).to_string()));
+        j.push_str(",\"options\":");
+        j.push_str(&self.options_json());
+        j.push_str(",\"clock\":");
+        match self.clock {
+            Some(c) => json_str(&mut j, &c.word()),
+            None => j.push_str("null"),
+        }
         j.push_str(&format!(
             ",\"started\":{},\"duration_ms\":{}}}\n",
             now_secs(self.started),
@@ -429,6 +667,7 @@ impl Gui {
             .find(|v| v.eq_ignore_ascii_case(name))
             .ok_or_else(|| format!("unknown variant `{name}` (known: {})", all.join(", ")))?;
         let facts = with_variant(variant, FactsOf).ok_or("unknown variant")?;
+        let (options, strategy) = parse_options(req, variant, &facts)?;
         let players = match req.param("players").filter(|p| !p.is_empty()) {
             Some(p) => {
                 let v = p.split(',').map(Player::parse).collect::<Result<Vec<_>, _>>()?;
@@ -459,7 +698,11 @@ impl Gui {
                     if t.is_empty() {
                         let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(7, |d| d.as_nanos() as u64)
                             ^ (seat as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                        toks.push(with_variant(variant, Propose { seat, seed }).flatten().ok_or("no set-up proposal")?);
+                        toks.push(
+                            with_variant(variant, Propose { options: &options, seat, seed })
+                                .flatten()
+                                .ok_or("no set-up proposal")?,
+                        );
                     } else if t.contains(char::is_whitespace) {
                         return Err(format!("set-up token of seat {}: no spaces allowed", seat + 1));
                     } else {
@@ -471,14 +714,24 @@ impl Gui {
             s => return Err(format!("unknown start `{s}` (startpos, fen or setup)")),
         };
         let moves: Vec<String> = req.param("moves").unwrap_or("").split_whitespace().map(str::to_owned).collect();
+        let clock = Clock::parse(req.param("clock").unwrap_or(""))?;
         // Check everything before changing anything.
-        with_variant(variant, Snapshot { start: &start, turns: &moves }).ok_or("unknown variant")??;
+        with_variant(variant, Snapshot { options: &options, start: &start, turns: &moves, time_loss: None })
+            .ok_or("unknown variant")??;
         self.halt();
         self.variant = variant;
         self.facts = facts;
+        self.options = options;
+        self.strategy = strategy;
         self.players = players;
         self.start = start;
         self.turns = moves;
+        self.clock = clock;
+        self.remaining = vec![clock.map_or(0, |c| c.base_ms as i64); self.facts.seats];
+        self.turn_clock = self.remaining.clone();
+        self.clock_hist = vec![self.remaining.clone(); self.turns.len()];
+        self.clock_since = None;
+        self.time_loss = None;
         self.times_ms = vec![None; self.turns.len()];
         self.scores = vec![None; self.turns.len()];
         self.thinking = None;
@@ -488,6 +741,7 @@ impl Gui {
         self.send("ucinewgame");
         self.message = format!("new game: {variant}");
         self.refresh();
+        self.sync_clock();
         Ok(())
     }
 
@@ -499,7 +753,8 @@ impl Gui {
             ("/api/state", false) => ok(self),
             ("/api/board", false) => match self.snap.as_ref().map(|s| s.json.clone()) {
                 Some(j) => {
-                    let b = j.strip_prefix("\"board\":").and_then(|r| r.split(",\"position\":").next()).unwrap_or("null");
+                    let b =
+                        j.strip_prefix("\"board\":").and_then(|r| r.split(",\"position\":").next()).unwrap_or("null");
                     Response::json(200, b.to_string())
                 }
                 None => bad("no position".into()),
@@ -517,11 +772,15 @@ impl Gui {
                         ",\"seats\":{},\"setup\":{},\"board\":{},\"record\":{},\"seat_names\":[",
                         f.seats, f.setup, f.board, f.record
                     ));
-                    for (k, n) in f.names.iter().enumerate() {
+                    json_str_items(&mut j, f.names.iter());
+                    j.push_str("],\"options\":[");
+                    let strategy = f.ffa.then_some(("Strategy", OptionKind::Combo(STRATEGIES), true));
+                    let all = f.options.iter().map(|o| (o.name, o.kind.clone(), false)).chain(strategy);
+                    for (k, (name, kind, engine)) in all.enumerate() {
                         if k > 0 {
                             j.push(',');
                         }
-                        json_str(&mut j, n);
+                        j.push_str(&option_json(name, &kind, engine));
                     }
                     j.push_str("]}");
                 }
@@ -529,9 +788,13 @@ impl Gui {
                 Response::json(200, j)
             }
             ("/api/actions", false) => {
+                if self.time_loss.is_some() {
+                    return bad(format!("the game is over ({})", self.message));
+                }
                 let prefix: Vec<String> =
                     req.param("prefix").unwrap_or("").split(',').filter(|s| !s.is_empty()).map(str::to_owned).collect();
-                match with_variant(self.variant, Actions { start: &self.start, turns: &self.turns, prefix: &prefix }) {
+                let a = Actions { options: &self.options, start: &self.start, turns: &self.turns, prefix: &prefix };
+                match with_variant(self.variant, a) {
                     Some(Ok(j)) => Response::json(200, j),
                     Some(Err(e)) => bad(e),
                     None => bad("unknown variant".into()),
@@ -547,15 +810,38 @@ impl Gui {
                 match with_variant(variant, FactsOf) {
                     None => bad(format!("unknown variant `{variant}`")),
                     Some(f) if seat >= f.seats => bad(format!("seat {} does not exist", seat + 1)),
-                    Some(_) => match with_variant(variant, Propose { seat, seed }).flatten() {
-                        Some(t) => {
+                    Some(f) => match parse_options(req, variant, &f).and_then(|(o, _)| {
+                        with_variant(variant, Propose { options: &o, seat, seed }).flatten().ok_or(String::new())
+                    }) {
+                        Ok(t) => {
                             let mut j = String::from("{\"token\":");
                             json_str(&mut j, &t);
                             j.push('}');
                             Response::json(200, j)
                         }
-                        None => bad(format!("variant {variant} has no set-up")),
+                        Err(e) if !e.is_empty() => bad(e),
+                        Err(_) => bad(format!("variant {variant} has no set-up")),
                     },
+                }
+            }
+            ("/api/setup/place", false) => {
+                let name = req.param("variant").unwrap_or(self.variant);
+                let Some(variant) = variants().into_iter().find(|v| v.eq_ignore_ascii_case(name)) else {
+                    return bad(format!("unknown variant `{name}`"));
+                };
+                let seat = match req.param("seat").unwrap_or("1").parse::<usize>() {
+                    Ok(s) if s >= 1 => s - 1,
+                    _ => return bad("bad seat".into()),
+                };
+                let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+                let facts = with_variant(variant, FactsOf).expect("known");
+                let r = parse_options(req, variant, &facts).and_then(|(o, _)| {
+                    let token = req.param("token");
+                    with_variant(variant, SetupPlace { options: &o, seat, token, seed }).expect("known")
+                });
+                match r {
+                    Ok(j) => Response::json(200, j),
+                    Err(e) => bad(e),
                 }
             }
             ("/api/record.jsonl", false) => {
@@ -568,7 +854,10 @@ impl Gui {
                 r
             }
             ("/api/record.pgn4", false) => {
-                match with_variant(self.variant, Record { start: &self.start, turns: &self.turns }) {
+                match with_variant(
+                    self.variant,
+                    Record { options: &self.options, start: &self.start, turns: &self.turns },
+                ) {
                     Some(Ok(text)) => Response {
                         status: 200,
                         content_type: "text/plain; charset=utf-8",
@@ -597,12 +886,19 @@ impl Gui {
                     }
                 }
                 let Some(to_move) = self.snap.as_ref().map(|s| s.to_move) else { return bad("no position".into()) };
+                if self.time_loss.is_some() {
+                    return bad(format!("the game is over ({})", self.message));
+                }
                 if self.players.get(to_move) != Some(&Player::Human) {
                     return Response::error(409, "it is an engine seat's turn");
                 }
-                match with_variant(self.variant, CheckTurn { start: &self.start, turns: &self.turns, turn }) {
+                let check = CheckTurn { options: &self.options, start: &self.start, turns: &self.turns, turn };
+                match with_variant(self.variant, check) {
                     Some(Ok(t)) => {
                         self.halt();
+                        if !self.clock_turn(to_move) {
+                            return bad(format!("too late: {}", self.message));
+                        }
                         self.turns.push(t.clone());
                         self.times_ms.push(None);
                         self.scores.push(None);
@@ -620,10 +916,15 @@ impl Gui {
                     return bad("nothing to undo".into());
                 }
                 self.halt();
+                self.time_loss = None;
+                self.clock_since = None;
                 loop {
                     self.turns.pop();
                     self.times_ms.pop();
                     self.scores.pop();
+                    if let Some(c) = self.clock_hist.pop() {
+                        self.remaining = c;
+                    }
                     self.refresh();
                     let to_move = self.snap.as_ref().map_or(0, |s| s.to_move);
                     let human = self.players.get(to_move) == Some(&Player::Human);
@@ -633,6 +934,8 @@ impl Gui {
                 }
                 // After an undo the engines wait, so that the person can play.
                 self.paused = self.players.iter().all(|p| *p != Player::Human);
+                self.turn_clock = self.remaining.clone();
+                self.sync_clock();
                 self.message = "undone".into();
                 ok(self)
             }
@@ -683,13 +986,14 @@ impl Gui {
                 ok(self)
             }
             (
-                "/api/state" | "/api/board" | "/api/variants" | "/api/actions" | "/api/setup" | "/api/record.jsonl"
-                | "/api/record.pgn4",
+                "/api/state" | "/api/board" | "/api/variants" | "/api/actions" | "/api/setup" | "/api/setup/place"
+                | "/api/record.jsonl" | "/api/record.pgn4",
                 true,
             )
-            | ("/api/new" | "/api/play" | "/api/undo" | "/api/stop" | "/api/pause" | "/api/players" | "/api/analyse", false) => {
-                Response::error(405, "method not allowed")
-            }
+            | (
+                "/api/new" | "/api/play" | "/api/undo" | "/api/stop" | "/api/pause" | "/api/players" | "/api/analyse",
+                false,
+            ) => Response::error(405, "method not allowed"),
             _ => Response::error(404, &format!("no such page `{}`", req.path)),
         }
     }
@@ -699,8 +1003,65 @@ fn lock(m: &Mutex<Gui>) -> MutexGuard<'_, Gui> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Answers one request (static files, or the API under the lock).
-fn route(gui: &Mutex<Gui>, req: &Request) -> Response {
+/// Rule options (game spelling, canonical values) and the engine's
+/// `Strategy`.
+type ChosenOptions = (Vec<(String, String)>, Option<&'static str>);
+
+/// The `option.NAME=VALUE` parameters of a request: the rule options the
+/// variant offers (checked, canonical, the defaults left out) and the
+/// engine's `Strategy` (free-for-all variants only).
+fn parse_options(req: &Request, variant: &str, facts: &Facts) -> Result<ChosenOptions, String> {
+    let mut pairs = Vec::new();
+    let mut strategy = None;
+    for (k, v) in &req.params {
+        let Some(name) = k.strip_prefix("option.") else { continue };
+        if name.eq_ignore_ascii_case("Strategy") {
+            if !facts.ffa {
+                return Err(format!("option Strategy: variant {variant} is not a free-for-all game"));
+            }
+            let v = check_value("Strategy", &OptionKind::Combo(STRATEGIES), Some(v))
+                .map_err(|e| e.strip_prefix("setoption: ").unwrap_or(&e).to_string())?;
+            strategy = STRATEGIES.iter().copied().find(|s| *s == v);
+        } else if facts.options.iter().any(|o| o.name.eq_ignore_ascii_case(name)) {
+            pairs.push((name.to_string(), v.clone()));
+        } else {
+            let known: Vec<&str> = facts.options.iter().map(|o| o.name).collect();
+            let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+            return Err(format!("unknown option `{name}` for variant {variant} (options: {known})"));
+        }
+    }
+    let options = with_variant(variant, CheckOptions { options: &pairs }).ok_or("unknown variant")??;
+    Ok((options, strategy))
+}
+
+/// One option of `/api/variants`.
+fn option_json(name: &str, kind: &OptionKind, engine: bool) -> String {
+    let mut j = String::from("{\"name\":");
+    json_str(&mut j, name);
+    match kind {
+        OptionKind::Check(d) => j.push_str(&format!(",\"type\":\"check\",\"default\":\"{d}\"")),
+        OptionKind::Spin { default, min, max } => {
+            j.push_str(&format!(",\"type\":\"spin\",\"default\":\"{default}\",\"min\":{min},\"max\":{max}"))
+        }
+        OptionKind::Combo(vals) => {
+            j.push_str(",\"type\":\"combo\",\"default\":");
+            json_str(&mut j, vals.first().copied().unwrap_or(""));
+            j.push_str(",\"vars\":[");
+            json_str_items(&mut j, vals.iter());
+            j.push(']');
+        }
+    }
+    j.push_str(&format!(",\"engine\":{engine}}}"));
+    j
+}
+
+/// Answers one request (static files, or the API under the lock). A request
+/// not addressed to this server by name (`Host`), or a cross-origin request
+/// that would change something (`Origin`), gets 403 and changes nothing.
+fn route(gui: &Mutex<Gui>, req: &Request, port: u16) -> Response {
+    if let Err(e) = http::check_origin(req, port) {
+        return Response::error(403, &e);
+    }
     match (req.method.as_str(), req.path.as_str()) {
         ("GET", "/" | "/index.html") => Response::file("text/html; charset=utf-8", INDEX_HTML),
         ("GET", "/app.js") => Response::file("text/javascript; charset=utf-8", APP_JS),
@@ -730,13 +1091,15 @@ pub fn serve(listener: TcpListener, variant: &str) -> Result<(), String> {
         .iter()
         .find(|v| v.eq_ignore_ascii_case(variant))
         .ok_or_else(|| format!("unknown variant `{variant}` (known: {})", all.join(", ")))?;
+    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
     let gui = Arc::new(Mutex::new(Gui::new(variant)));
-    // The ticker: engine replies are taken in even when no page asks.
+    // The ticker: engine replies are taken in and clocks run out even when
+    // no page asks.
     let g2 = Arc::clone(&gui);
     std::thread::spawn(move || loop {
-        std::thread::sleep(Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(25));
         lock(&g2).tick();
     });
-    http::serve(listener, move |req| route(&gui, req));
+    http::serve(listener, move |req| route(&gui, req, port));
     Ok(())
 }

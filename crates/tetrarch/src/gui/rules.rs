@@ -2,11 +2,85 @@
 //! the variant chosen by name ([`crate::with_variant`]). The page never
 //! applies a rule itself: it asks for the legal actions and sends turns back.
 
-use tetrarch_core::game::{action_string, turn_done, ActionList, Game, Seat};
+use tetrarch_core::game::{action_string, turn_done, ActionList, Game, OptionKind, OptionSpec, Seat};
 use tetrarch_core::turns::{parse_turn, play_turn, turn_string};
 use tetrarch_core::view::{board_json, json_str};
+use tetrarch_core::zobrist::splitmix64;
 
+use crate::options::check_value;
 use crate::GameVisitor;
+
+/// Rule options chosen for a game: (name as the game spells it, value).
+pub type OptionPairs = [(String, String)];
+
+/// The game's options for `variant` with `pairs` set on top of the
+/// defaults; an unknown option or a bad value is an error.
+fn options_of<G: Game>(variant: &str, pairs: &OptionPairs) -> Result<G::Options, String> {
+    let mut o = G::default_options(variant);
+    let specs = G::option_specs(variant);
+    for (name, value) in pairs {
+        let spec = specs
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| format!("unknown option `{name}` for variant {variant}"))?;
+        let v = check_value(spec.name, &spec.kind, Some(value))
+            .map_err(|e| e.strip_prefix("setoption: ").unwrap_or(&e).to_string())?;
+        G::set_option(&mut o, spec.name, &v).map_err(|e| format!("option {}: {e}", spec.name))?;
+    }
+    Ok(o)
+}
+
+/// Checks rule options for a variant; returns them with the game's
+/// spelling of each name and the canonical value, in the game's order.
+pub struct CheckOptions<'a> {
+    /// The options chosen.
+    pub options: &'a OptionPairs,
+}
+
+impl GameVisitor for CheckOptions<'_> {
+    type Output = Result<Vec<(String, String)>, String>;
+    fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
+        options_of::<G>(variant, self.options)?;
+        let mut out = Vec::new();
+        for spec in G::option_specs(variant) {
+            if let Some((_, v)) = self.options.iter().rev().find(|(n, _)| n.eq_ignore_ascii_case(spec.name)) {
+                let v = check_value(spec.name, &spec.kind, Some(v)).map_err(|e| e.to_string())?;
+                if v != default_value(&spec.kind) {
+                    out.push((spec.name.to_string(), v));
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The default value of an option kind, as `setoption` writes it.
+pub fn default_value(kind: &OptionKind) -> String {
+    match kind {
+        OptionKind::Check(d) => d.to_string(),
+        OptionKind::Spin { default, .. } => default.to_string(),
+        OptionKind::Combo(v) => v.first().copied().unwrap_or("").to_string(),
+    }
+}
+
+/// Whether setting `spec` away from its default only changes how the engine
+/// writes turns (a dialect, e.g. teamchess `Notation`): such options are
+/// not rule options and the GUI leaves them out.
+fn changes_notation<G: Game>(variant: &str, spec: &OptionSpec) -> bool {
+    let values: Vec<String> = match &spec.kind {
+        OptionKind::Check(d) => vec![(!d).to_string()],
+        OptionKind::Combo(v) => v.iter().skip(1).map(|s| s.to_string()).collect(),
+        OptionKind::Spin { .. } => Vec::new(),
+    };
+    let g = G::startpos(&G::default_options(variant));
+    let mut list = G::Actions::default();
+    g.legal_actions(&mut list);
+    let Some(&a) = list.first() else { return false };
+    values.iter().any(|v| {
+        let mut o = G::default_options(variant);
+        G::set_option(&mut o, spec.name, v).is_ok() && g.dialect_turn(&o, &[a]).is_some()
+    })
+}
 
 /// How a game starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +117,13 @@ pub struct Facts {
     pub board: bool,
     /// Whether it has a record format (`record`).
     pub record: bool,
+    /// The side (team) of every seat.
+    pub sides: Vec<usize>,
+    /// Whether every seat plays for itself with more than two seats (the
+    /// engine's `Strategy` option applies).
+    pub ffa: bool,
+    /// The rule options (`setoption`) the page offers.
+    pub options: Vec<OptionSpec>,
 }
 
 /// The variant's facts.
@@ -58,21 +139,29 @@ impl GameVisitor for FactsOf {
             setup: G::propose_setup(&opts, 0, 1).is_some(),
             board: g.board_view().is_some(),
             record: G::write_record(&g, &[]).is_some(),
+            sides: (0..g.seats()).map(|s| g.side_of(s)).collect(),
+            ffa: crate::session::is_free_for_all(&g),
+            options: G::option_specs(variant).into_iter().filter(|s| !changes_notation::<G>(variant, s)).collect(),
         }
     }
 }
 
-fn start_position<G: Game>(variant: &str, start: &Start) -> Result<G, String> {
-    let opts = G::default_options(variant);
+fn start_position<G: Game>(opts: &G::Options, start: &Start) -> Result<G, String> {
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match start {
-        Start::Startpos => Ok(G::startpos(&opts)),
-        Start::Fen(s) => G::from_position_string(s, &opts).map_err(|e| format!("invalid position string: {e}")),
-        Start::Setup(t) => {
-            let t: Vec<&str> = t.iter().map(String::as_str).collect();
-            G::from_setup(&t, &opts).map_err(|e| format!("invalid set-up: {e}"))
-        }
+        Start::Startpos => Ok(G::startpos(opts)),
+        Start::Fen(s) => G::from_position_string(s, opts).map_err(|e| format!("invalid position string: {e}")),
+        Start::Setup(t) => from_setup::<G>(t, opts),
     }));
     r.unwrap_or_else(|_| Err("invalid position (the parser failed)".into()))
+}
+
+fn from_setup<G: Game>(tokens: &[String], opts: &G::Options) -> Result<G, String> {
+    let t: Vec<&str> = tokens.iter().map(String::as_str).collect();
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| G::from_setup(&t, opts)));
+    match r {
+        Ok(r) => r.map_err(|e| format!("invalid set-up: {e}")),
+        Err(_) => Err("invalid set-up (the parser failed)".into()),
+    }
 }
 
 /// A game replayed: start, current position, history keys.
@@ -84,8 +173,14 @@ struct Replayed<G: Game> {
     last: Option<(G, Vec<G::Action>)>,
 }
 
-fn replay<G: Game>(variant: &str, start: &Start, turns: &[String]) -> Result<Replayed<G>, String> {
-    let s = start_position::<G>(variant, start)?;
+fn replay<G: Game>(
+    variant: &str,
+    options: &OptionPairs,
+    start: &Start,
+    turns: &[String],
+) -> Result<Replayed<G>, String> {
+    let opts = options_of::<G>(variant, options)?;
+    let s = start_position::<G>(&opts, start)?;
     let mut pos = s.clone();
     let mut history = Vec::new();
     let mut last = None;
@@ -119,10 +214,15 @@ fn str_list(out: &mut String, items: &[String]) {
 /// (`board`, `position`, `to_move`, `result`, `text`, `last_cells`,
 /// `legal_actions`), or why the turns cannot be played.
 pub struct Snapshot<'a> {
+    /// The rule options.
+    pub options: &'a OptionPairs,
     /// The start.
     pub start: &'a Start,
     /// The turns from it.
     pub turns: &'a [String],
+    /// The seat that lost on time (the game ends there unless the rules
+    /// ended it already).
+    pub time_loss: Option<Seat>,
 }
 
 /// What [`Snapshot`] finds.
@@ -140,9 +240,16 @@ pub struct SnapshotOut {
 impl GameVisitor for Snapshot<'_> {
     type Output = Result<SnapshotOut, String>;
     fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
-        let r = replay::<G>(variant, self.start, self.turns)?;
+        let r = replay::<G>(variant, self.options, self.start, self.turns)?;
         let g = &r.pos;
-        let outcome = g.outcome().or_else(|| g.history_outcome(&r.history));
+        let mut outcome = g.outcome().or_else(|| g.history_outcome(&r.history)).map(|o| o.to_string());
+        if let (None, Some(loser)) = (&outcome, self.time_loss) {
+            let mut w = String::from("win");
+            for s in (0..g.seats()).filter(|&s| g.side_of(s) != g.side_of(loser)) {
+                w.push_str(&format!(" {}", s + 1));
+            }
+            outcome = Some(w + " time");
+        }
         let mut list = G::Actions::default();
         if outcome.is_none() {
             g.legal_actions(&mut list);
@@ -156,7 +263,7 @@ impl GameVisitor for Snapshot<'_> {
         j.push_str(",\"start_position\":");
         json_str(&mut j, &r.start.position_string());
         j.push_str(&format!(",\"to_move\":{},\"over\":{over},\"result\":", g.to_move() + 1));
-        let result = outcome.map(|o| o.to_string()).or_else(|| over.then(|| "none (no legal action)".to_string()));
+        let result = outcome.or_else(|| over.then(|| "none (no legal action)".to_string()));
         match &result {
             Some(s) => json_str(&mut j, s),
             None => j.push_str("null"),
@@ -184,6 +291,8 @@ impl GameVisitor for Snapshot<'_> {
 /// as JSON: `{"prefix":[…],"board":…,"actions":[{"token","cells","ends_turn",
 /// "pass"}…]}`.
 pub struct Actions<'a> {
+    /// The rule options.
+    pub options: &'a OptionPairs,
     /// The start.
     pub start: &'a Start,
     /// The turns played.
@@ -195,7 +304,7 @@ pub struct Actions<'a> {
 impl GameVisitor for Actions<'_> {
     type Output = Result<String, String>;
     fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
-        let r = replay::<G>(variant, self.start, self.turns)?;
+        let r = replay::<G>(variant, self.options, self.start, self.turns)?;
         let mut g = r.pos;
         if g.outcome().or_else(|| g.history_outcome(&r.history)).is_some() {
             return Err("the game is over".into());
@@ -247,6 +356,8 @@ impl GameVisitor for Actions<'_> {
 /// Checks a turn token against the position after `turns`; returns its
 /// canonical token.
 pub struct CheckTurn<'a> {
+    /// The rule options.
+    pub options: &'a OptionPairs,
     /// The start.
     pub start: &'a Start,
     /// The turns played.
@@ -258,7 +369,7 @@ pub struct CheckTurn<'a> {
 impl GameVisitor for CheckTurn<'_> {
     type Output = Result<String, String>;
     fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
-        let r = replay::<G>(variant, self.start, self.turns)?;
+        let r = replay::<G>(variant, self.options, self.start, self.turns)?;
         if let Some(o) = r.pos.outcome().or_else(|| r.pos.history_outcome(&r.history)) {
             return Err(format!("the game is over ({o})"));
         }
@@ -268,22 +379,197 @@ impl GameVisitor for CheckTurn<'_> {
 }
 
 /// The engine's proposal for a seat's set-up choice (`go setup`).
-pub struct Propose {
+pub struct Propose<'a> {
+    /// The rule options.
+    pub options: &'a OptionPairs,
     /// 0-based seat.
     pub seat: Seat,
     /// Varies the proposal.
     pub seed: u64,
 }
 
-impl GameVisitor for Propose {
+impl GameVisitor for Propose<'_> {
     type Output = Option<String>;
     fn visit<G: Game>(self, variant: &'static str) -> Option<String> {
-        G::propose_setup(&G::default_options(variant), self.seat, self.seed)
+        let opts = options_of::<G>(variant, self.options).ok()?;
+        G::propose_setup(&opts, self.seat, self.seed)
+    }
+}
+
+/// What a person needs to choose a seat's set-up on the board, found with
+/// the game's own set-up functions (`propose_setup`, `from_setup`) and its
+/// board description, as JSON (see `docs/gui.md`, `/api/setup/place`):
+///
+/// - `place`: the seat's set-up token puts pieces on cells, one
+///   `<kind>@<cell>` entry per piece joined by `,` (Quattuor Reges): the
+///   pieces in token order and the cells `from_setup` accepts for every
+///   piece;
+/// - `pick`: the token names one of the seat's pieces as `<cell>:<level>`
+///   (Quadranj's burglar): every choice `from_setup` accepts;
+/// - `token`: neither; the token is typed.
+///
+/// The token given (or, without one, the engine's proposal) is checked
+/// with `from_setup` first; the other seats get `?` where the game accepts
+/// it, else the engine's proposals.
+pub struct SetupPlace<'a> {
+    /// The rule options.
+    pub options: &'a OptionPairs,
+    /// 0-based seat.
+    pub seat: Seat,
+    /// The seat's token to show, if any.
+    pub token: Option<&'a str>,
+    /// Varies the proposals.
+    pub seed: u64,
+}
+
+impl GameVisitor for SetupPlace<'_> {
+    type Output = Result<String, String>;
+    fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
+        let opts = options_of::<G>(variant, self.options)?;
+        let n = G::startpos(&opts).seats();
+        let seat = self.seat;
+        if seat >= n {
+            return Err(format!("seat {} does not exist (variant {variant} has {n})", seat + 1));
+        }
+        let propose = |s: Seat| G::propose_setup(&opts, s, splitmix64(self.seed ^ (s as u64 + 1)));
+        let proposal = propose(seat).ok_or_else(|| format!("variant {variant} has no set-up"))?;
+        let own = match self.token.map(str::trim) {
+            Some(t) if !t.is_empty() => t.to_string(),
+            _ => proposal.clone(),
+        };
+        if own.contains(char::is_whitespace) {
+            return Err("a set-up token has no spaces".into());
+        }
+        // The other seats: `?` where the game accepts it (their choices are
+        // secret), else the engine's proposals.
+        let mut toks: Vec<String> = (0..n).map(|s| if s == seat { proposal.clone() } else { "?".into() }).collect();
+        if from_setup::<G>(&toks, &opts).is_err() {
+            for (s, t) in toks.iter_mut().enumerate() {
+                if s != seat {
+                    *t = propose(s).unwrap_or_default();
+                }
+            }
+        }
+        toks[seat] = own.clone();
+        let pos = from_setup::<G>(&toks, &opts)?;
+        let mut j = String::from("{\"variant\":");
+        json_str(&mut j, variant);
+        j.push_str(&format!(",\"seat\":{},\"token\":", seat + 1));
+        json_str(&mut j, &own);
+        let Some(mut view) = pos.board_view() else {
+            j.push_str(",\"mode\":\"token\",\"board\":null,\"pieces\":[],\"cells\":[],\"choices\":[]}");
+            return Ok(j);
+        };
+        // The seat's pieces: (cell, level from 1 at the bottom, kind, glyph).
+        let mut mine: Vec<(String, usize, String, String)> = Vec::new();
+        let mut tall = false;
+        for c in &view.cells {
+            for (i, p) in c.pieces.iter().enumerate() {
+                if p.seat == Some(seat) {
+                    mine.push((c.name.clone(), i + 1, p.kind.clone(), p.glyph.clone()));
+                    tall |= c.pieces.len() > 1;
+                }
+            }
+        }
+        let ok = |toks: &mut Vec<String>, t: String| {
+            toks[seat] = t;
+            from_setup::<G>(toks, &opts).is_ok()
+        };
+        // `place`: the token is exactly the seat's pieces as kind@cell.
+        let entries: Option<Vec<(String, String)>> =
+            own.split(',').map(|e| e.split_once('@').map(|(k, c)| (k.to_string(), c.to_string()))).collect();
+        let place = entries.filter(|e| {
+            let mut a: Vec<(&str, &str)> = e.iter().map(|(k, c)| (k.as_str(), c.as_str())).collect();
+            let mut b: Vec<(&str, &str)> = mine.iter().map(|(c, _, k, _)| (k.as_str(), c.as_str())).collect();
+            a.sort_unstable();
+            b.sort_unstable();
+            !tall && !a.is_empty() && a == b
+        });
+        let join = |e: &[(String, String)]| e.iter().map(|(k, c)| format!("{k}@{c}")).collect::<Vec<_>>().join(",");
+        if let Some(entries) = place {
+            // The cells every piece may stand on (moving it there, or
+            // swapping it with the own piece already there).
+            let mut cells: Vec<String> = Vec::new();
+            for c in view.cells.iter().filter(|c| c.playable) {
+                // (The first piece rules out most cells at once.)
+                let all = (0..entries.len()).all(|i| {
+                    let mut e = entries.clone();
+                    if let Some(k) = e.iter().position(|x| x.1 == c.name) {
+                        let ci = e[i].1.clone();
+                        e[k].1 = ci;
+                    }
+                    e[i].1 = c.name.clone();
+                    ok(&mut toks, join(&e))
+                });
+                if all {
+                    cells.push(c.name.clone());
+                }
+            }
+            for c in &mut view.cells {
+                c.pieces.clear();
+            }
+            view.reserves.clear();
+            view.notes.clear();
+            j.push_str(",\"mode\":\"place\",\"board\":");
+            j.push_str(&view.to_json(pos.to_move(), pos.at_turn_start(), None, &[]));
+            j.push_str(",\"pieces\":[");
+            for (i, (k, c)) in entries.iter().enumerate() {
+                let glyph = mine.iter().find(|m| &m.2 == k).map_or("", |m| m.3.as_str());
+                if i > 0 {
+                    j.push(',');
+                }
+                j.push_str("{\"kind\":");
+                json_str(&mut j, k);
+                j.push_str(",\"glyph\":");
+                json_str(&mut j, glyph);
+                j.push_str(&format!(",\"seat\":{},\"cell\":", seat + 1));
+                json_str(&mut j, c);
+                j.push('}');
+            }
+            j.push_str("],\"cells\":");
+            str_list(&mut j, &cells);
+            j.push_str(",\"choices\":[]}");
+            return Ok(j);
+        }
+        // `pick`: the token names one of the seat's pieces as cell:level.
+        let mut choices = Vec::new();
+        if !own.contains(',') {
+            for (c, level, kind, glyph) in &mine {
+                let t = format!("{c}:{level}");
+                if ok(&mut toks, t.clone()) {
+                    choices.push((t, c.clone(), *level, kind.clone(), glyph.clone()));
+                }
+            }
+        }
+        let pick = choices.iter().any(|x| x.0 == own);
+        j.push_str(if pick { ",\"mode\":\"pick\",\"board\":" } else { ",\"mode\":\"token\",\"board\":" });
+        j.push_str(&view.to_json(pos.to_move(), pos.at_turn_start(), None, &[]));
+        j.push_str(",\"pieces\":[],\"cells\":[],\"choices\":[");
+        if pick {
+            for (i, (t, c, level, kind, glyph)) in choices.iter().enumerate() {
+                if i > 0 {
+                    j.push(',');
+                }
+                j.push_str("{\"token\":");
+                json_str(&mut j, t);
+                j.push_str(",\"cell\":");
+                json_str(&mut j, c);
+                j.push_str(&format!(",\"level\":{level},\"kind\":"));
+                json_str(&mut j, kind);
+                j.push_str(",\"glyph\":");
+                json_str(&mut j, glyph);
+                j.push('}');
+            }
+        }
+        j.push_str("]}");
+        Ok(j)
     }
 }
 
 /// The game in the variant's record format (PGN4 for `teamchess`).
 pub struct Record<'a> {
+    /// The rule options.
+    pub options: &'a OptionPairs,
     /// The start.
     pub start: &'a Start,
     /// The turns played.
@@ -293,7 +579,7 @@ pub struct Record<'a> {
 impl GameVisitor for Record<'_> {
     type Output = Result<String, String>;
     fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
-        let r = replay::<G>(variant, self.start, self.turns)?;
+        let r = replay::<G>(variant, self.options, self.start, self.turns)?;
         match G::write_record(&r.start, self.turns) {
             None => Err(format!("variant {variant} has no record format")),
             Some(res) => res.map_err(|e| e.to_string()),

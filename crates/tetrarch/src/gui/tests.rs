@@ -9,6 +9,7 @@ fn req(method: &str, path: &str, params: &[(&str, &str)]) -> Request {
         method: method.into(),
         path: path.into(),
         params: params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        headers: vec![],
     }
 }
 
@@ -68,7 +69,7 @@ fn play_undo_and_errors_leave_the_game_unchanged() {
 fn multi_action_turns_set_up_and_records() {
     let mut g = Gui::new("quattuor");
     // A set-up: one token given, the other proposed by the engine.
-    let red = with_variant("quattuor", Propose { seat: 0, seed: 5 }).flatten().unwrap();
+    let red = with_variant("quattuor", Propose { options: &[], seat: 0, seed: 5 }).flatten().unwrap();
     let (s, b) = call(
         &mut g,
         "POST",
@@ -107,7 +108,8 @@ fn multi_action_turns_set_up_and_records() {
 #[test]
 fn the_engine_plays_its_seats() {
     let mut g = Gui::new("queenskings9-duel");
-    let (s, b) = call(&mut g, "POST", "/api/new", &[("variant", "queenskings9-duel"), ("players", "engine:20,engine:20")]);
+    let (s, b) =
+        call(&mut g, "POST", "/api/new", &[("variant", "queenskings9-duel"), ("players", "engine:20,engine:20")]);
     assert_eq!(s, 200, "{b}");
     let t = Instant::now();
     while g.turns.len() < 2 {
@@ -163,4 +165,358 @@ fn query_board_in_the_protocol() {
         assert!(out[0].contains("\"to_move\":1,\"turn_start\":true,\"result\":null"), "{v}");
         assert_eq!(out[1], "info string error: query: unknown query `boardx`");
     }
+}
+
+/// The string values of `"key":"…"` in `body`, in order.
+fn strings_of(body: &str, key: &str) -> Vec<String> {
+    let pat = format!("\"{key}\":\"");
+    body.split(&pat).skip(1).map(|s| s[..s.find('"').unwrap()].to_string()).collect()
+}
+
+/// The strings of the last array `"key":[…]` (no escapes inside).
+fn list_of(body: &str, key: &str) -> Vec<String> {
+    let pat = format!("\"{key}\":[");
+    let Some(i) = body.rfind(&pat) else { return vec![] };
+    let rest = &body[i + pat.len()..];
+    let inner = &rest[..rest.find(']').unwrap()];
+    inner.split(',').filter(|s| !s.is_empty()).map(|s| s.trim_matches('"').to_string()).collect()
+}
+
+#[test]
+fn setup_by_placing_pieces() {
+    let mut g = Gui::new("quattuor");
+    // What Red places, and where: its 16 pieces and its 99 cells (ranks 1-6).
+    let (s, b) = call(&mut g, "GET", "/api/setup/place", &[("variant", "quattuor"), ("seat", "1")]);
+    assert_eq!(s, 200, "{b}");
+    assert!(b.contains("\"mode\":\"place\""), "{b}");
+    let kinds = strings_of(&b, "kind");
+    assert_eq!(kinds.len(), 16, "{b}");
+    assert_eq!(kinds[0], "d7");
+    assert_eq!(kinds[15], "hA");
+    let cells = list_of(&b, "cells");
+    assert_eq!(cells.len(), 99, "{cells:?}");
+    assert!(cells.contains(&"a1".to_string()) && cells.contains(&"p6".to_string()));
+    assert!(!cells.iter().any(|c| c.ends_with('7') || c.ends_with("10")), "{cells:?}");
+    // The board to place on is empty.
+    assert!(!b[b.find("\"board\":").unwrap()..b.find("\"pieces\":").unwrap()].contains("\"kind\""), "{b}");
+    // Black's cells are ranks 10-15.
+    let (s, b2) = call(&mut g, "GET", "/api/setup/place", &[("variant", "quattuor"), ("seat", "2")]);
+    assert_eq!(s, 200, "{b2}");
+    let black = list_of(&b2, "cells");
+    assert_eq!(black.len(), 99);
+    assert!(black.contains(&"q15".to_string()) && !black.contains(&"a1".to_string()));
+
+    // The person's placement: the pieces in the order given on the first
+    // 16 cells. The server checks it and echoes it back.
+    let token: Vec<String> = kinds.iter().zip(&cells).map(|(k, c)| format!("{k}@{c}")).collect();
+    let token = token.join(",");
+    let (s, b) = call(&mut g, "GET", "/api/setup/place", &[("variant", "quattuor"), ("seat", "1"), ("token", &token)]);
+    assert_eq!(s, 200, "{b}");
+    assert_eq!(strings_of(&b, "cell"), cells[..16].to_vec());
+    // Bad placements: a cell outside the territory, a cell used twice, the
+    // wrong order, too few pieces: a clear error, nothing changes.
+    let outside = token.replacen(&format!("@{}", cells[0]), "@a8", 1);
+    let twice = token.replacen(&format!("@{}", cells[1]), &format!("@{}", cells[0]), 1);
+    let order = {
+        let mut e: Vec<&str> = token.split(',').collect();
+        e.swap(0, 1);
+        e.join(",")
+    };
+    let short = token.split(',').take(15).collect::<Vec<_>>().join(",");
+    for bad in [&outside, &twice, &order, &short, &"d7@a1 x".to_string()] {
+        let (s, b) = call(&mut g, "GET", "/api/setup/place", &[("variant", "quattuor"), ("seat", "1"), ("token", bad)]);
+        assert_eq!(s, 400, "{bad}: {b}");
+        assert!(b.contains("set-up"), "{b}");
+        let v = g.version;
+        let (s, b) = call(
+            &mut g,
+            "POST",
+            "/api/new",
+            &[("variant", "quattuor"), ("players", "human,human"), ("start", "setup"), ("setup1", bad)],
+        );
+        assert_eq!(s, 400, "{bad}: {b}");
+        assert_eq!((g.start.clone(), g.version), (Start::Startpos, v));
+    }
+    // The game starts from the placement; Black's set-up by the engine.
+    let (s, b) = call(
+        &mut g,
+        "POST",
+        "/api/new",
+        &[("variant", "quattuor"), ("players", "human,human"), ("start", "setup"), ("setup1", &token)],
+    );
+    assert_eq!(s, 200, "{b}");
+    assert!(matches!(&g.start, Start::Setup(t) if t[0] == token), "{:?}", g.start);
+    // Quadranj's burglar: pick one of the seat's pilots (cell:level).
+    let (s, b) = call(&mut g, "GET", "/api/setup/place", &[("variant", "quadranj"), ("seat", "1")]);
+    assert_eq!(s, 200, "{b}");
+    assert!(b.contains("\"mode\":\"pick\""), "{b}");
+    let choices = strings_of(&b, "token")[1..].to_vec();
+    assert!(choices.contains(&"b3:1".to_string()) && choices.contains(&"b3:2".to_string()), "{choices:?}");
+    assert_eq!(choices.len(), 8, "{choices:?}");
+    assert!(!choices.contains(&"a1:1".to_string()), "the royal is no pilot");
+    let (s, b) = call(
+        &mut g,
+        "POST",
+        "/api/new",
+        &[("variant", "quadranj"), ("players", "human,human"), ("start", "setup"), ("setup1", "b3:2")],
+    );
+    assert_eq!(s, 200, "{b}");
+    let (s, b) = call(&mut g, "GET", "/api/setup/place", &[("variant", "quadranj"), ("seat", "1"), ("token", "a1:1")]);
+    assert_eq!(s, 400, "{b}");
+    // No set-up, no such seat.
+    assert_eq!(call(&mut g, "GET", "/api/setup/place", &[("variant", "fourchess")]).0, 400);
+    assert_eq!(call(&mut g, "GET", "/api/setup/place", &[("variant", "quattuor"), ("seat", "3")]).0, 400);
+    assert_eq!(call(&mut g, "GET", "/api/setup/place", &[("variant", "quattuor"), ("seat", "x")]).0, 400);
+}
+
+/// A Quadranj position where Red's royal on d5 can charge the Blue column
+/// on h5 only if the charged unit lands before the target (the square
+/// beyond is off the board).
+const CHARGE: &str = "bK7/8/8/3rK3bB/8/rG7/8/7X r 1 a3 rb 0/0 -/? 1 1";
+
+#[test]
+fn rule_options_apply_to_the_referee_and_the_engine() {
+    let mut g = Gui::new("quadranj");
+    let (_, v) = call(&mut g, "GET", "/api/variants", &[]);
+    assert!(
+        v.contains("{\"name\":\"QJ_ChargeLanding\",\"type\":\"combo\",\"default\":\"beyond\",\"vars\":[\"beyond\",\"before\"],\"engine\":false}"),
+        "{v}"
+    );
+    assert!(
+        v.contains("{\"name\":\"FC_LeapOwnPawns\",\"type\":\"check\",\"default\":\"false\",\"engine\":false}"),
+        "{v}"
+    );
+    // Strategy for the free-for-all variants only; teamchess's Notation (a
+    // dialect, not a rule) is not offered.
+    let q4 = &v[v.find("{\"name\":\"quadranj4\"").unwrap()..];
+    assert!(q4[..q4.find("]}").unwrap() + 2].contains("\"name\":\"Strategy\""), "{q4}");
+    let qk = &v[v.find("{\"name\":\"queenskings-teams\"").unwrap()..];
+    assert!(!qk[..qk.find("]}").unwrap()].contains("Strategy"), "{qk}");
+    assert!(!v.contains("\"Notation\""), "{v}");
+
+    let new = |g: &mut Gui, landing: Option<&str>| {
+        let mut p = vec![("variant", "quadranj"), ("players", "human,human"), ("start", "fen"), ("fen", CHARGE)];
+        if let Some(l) = landing {
+            p.push(("option.QJ_ChargeLanding", l));
+        }
+        call(g, "POST", "/api/new", &p)
+    };
+    let (s, b) = new(&mut g, None);
+    assert_eq!(s, 200, "{b}");
+    let (_, a) = call(&mut g, "GET", "/api/actions", &[]);
+    assert!(!a.contains("d5@h5"), "{a}");
+    assert_eq!(call(&mut g, "POST", "/api/play", &[("turn", "d5@h5")]).0, 400);
+    let (s, b) = new(&mut g, Some("before"));
+    assert_eq!(s, 200, "{b}");
+    assert!(b.contains("\"options\":{\"QJ_ChargeLanding\":\"before\"}"), "{b}");
+    let (_, a) = call(&mut g, "GET", "/api/actions", &[]);
+    assert!(a.contains("\"token\":\"d5@h5\""), "{a}");
+    // The engine plays under the same options.
+    g.position_for(Some(0)).unwrap();
+    g.engine.handle_line("moves");
+    let moves = g.cap.take_lines().join("\n");
+    assert!(moves.contains("d5@h5"), "{moves}");
+    let (s, b) = call(&mut g, "POST", "/api/play", &[("turn", "d5@h5")]);
+    assert_eq!(s, 200, "{b}");
+    assert!(g.record_jsonl().contains("\"options\":{\"QJ_ChargeLanding\":\"before\"}"));
+    // A new game with the defaults resets the engine's option too.
+    new(&mut g, None);
+    g.position_for(Some(0)).unwrap();
+    g.engine.handle_line("moves");
+    assert!(!g.cap.take_lines().join("\n").contains("d5@h5"));
+
+    // Bad options: a clear error, nothing changes.
+    let v0 = g.version;
+    for p in [
+        vec![("variant", "quadranj"), ("option.QJ_ChargeLanding", "sideways")],
+        vec![("variant", "quadranj"), ("option.QJ_Nope", "1")],
+        vec![("variant", "quadranj"), ("option.Strategy", "brs")],
+        vec![("variant", "quadranj4"), ("option.Strategy", "best")],
+        vec![("variant", "teamchess"), ("option.Notation", "fen4")],
+        vec![("variant", "fourchess"), ("option.FC_NoProgressPlies", "-3")],
+    ] {
+        let (s, b) = call(&mut g, "POST", "/api/new", &p);
+        assert_eq!(s, 400, "{p:?}: {b}");
+        assert!(b.contains("option"), "{b}");
+    }
+    assert_eq!((g.variant, g.version), ("quadranj", v0));
+    // Strategy goes to the engine of a free-for-all game.
+    let (s, b) = call(
+        &mut g,
+        "POST",
+        "/api/new",
+        &[("variant", "quadranj4"), ("players", "human,human,human,human"), ("option.Strategy", "BRS")],
+    );
+    assert_eq!(s, 200, "{b}");
+    assert!(b.contains("\"options\":{\"Strategy\":\"brs\"}"), "{b}");
+    g.position_for(None).unwrap();
+    assert_eq!(g.engine.settings().strategy, "brs");
+}
+
+#[test]
+fn clocks_run_out() {
+    let mut g = Gui::new("quattuor");
+    // Bad clocks: nothing changes.
+    for bad in ["abc", "-1+0", "0.0001", "5+x", "2000"] {
+        let (s, b) = call(&mut g, "POST", "/api/new", &[("variant", "quattuor"), ("clock", bad)]);
+        assert_eq!(s, 400, "{bad}: {b}");
+        assert!(b.contains("clock"), "{b}");
+    }
+    assert!(g.clock.is_none());
+    // 1.2 s for each seat, 0.2 s a turn.
+    let (s, b) =
+        call(&mut g, "POST", "/api/new", &[("variant", "quattuor"), ("players", "human,human"), ("clock", "0.02+0.2")]);
+    assert_eq!(s, 200, "{b}");
+    assert!(b.contains("\"clock\":{\"base_ms\":1200,\"inc_ms\":200,\"left\":["), "{b}");
+    assert!(b.contains("\"running\":1,\"flagged\":null}"), "{b}");
+    let (_, a) = call(&mut g, "GET", "/api/actions", &[]);
+    let first = strings_of(&a, "token")[0].clone();
+    let (s, b) = call(&mut g, "POST", "/api/play", &[("turn", &first)]);
+    assert_eq!(s, 200, "{b}");
+    assert!(g.remaining[0] > 200 && g.remaining[0] <= 1400, "{:?}", g.remaining);
+    assert!(b.contains("\"running\":2"), "{b}");
+    // Black does not move: its clock runs out and the game ends.
+    std::thread::sleep(Duration::from_millis(1300));
+    let (_, b) = call(&mut g, "GET", "/api/state", &[]);
+    assert!(b.contains("\"over\":true,\"result\":\"win 1 time\""), "{b}");
+    assert!(b.contains("\"running\":null,\"flagged\":2}"), "{b}");
+    assert!(b.contains("Black lost on time"), "{b}");
+    let (s, b) = call(&mut g, "POST", "/api/play", &[("turn", "0000")]);
+    assert_eq!(s, 400, "{b}");
+    assert_eq!(call(&mut g, "GET", "/api/actions", &[]).0, 400);
+    assert_eq!(g.turns.len(), 1);
+    let rec = g.record_jsonl();
+    assert!(rec.contains("\"result\":\"win 1\",\"reason\":\"time\",\"decided\":\"forfeit\",\"culprit\":2"), "{rec}");
+    assert!(rec.contains("\"clock\":\"0.02+0.2\""), "{rec}");
+    // The clock does not run on while the state is read again.
+    let left = g.clock_left(0);
+    std::thread::sleep(Duration::from_millis(30));
+    assert_eq!(g.clock_left(0), left);
+    // Undo takes the turn back with the clocks as they were.
+    let (s, b) = call(&mut g, "POST", "/api/undo", &[]);
+    assert_eq!(s, 200, "{b}");
+    assert!(b.contains("\"over\":false") && b.contains("\"flagged\":null"), "{b}");
+    assert_eq!(g.remaining, vec![1200, 1200]);
+
+    // Four seats in two teams: Red (p1) runs out, Blue and Green win.
+    let (s, b) =
+        call(&mut g, "POST", "/api/new", &[("variant", "fourchess"), ("players", &humans(4)), ("clock", "0.002")]);
+    assert_eq!(s, 200, "{b}");
+    std::thread::sleep(Duration::from_millis(200));
+    let (_, b) = call(&mut g, "GET", "/api/state", &[]);
+    assert!(b.contains("\"result\":\"win 2 4 time\""), "{b}");
+
+    // Engine seats get their clocks instead of a movetime.
+    let (s, b) = call(
+        &mut g,
+        "POST",
+        "/api/new",
+        &[("variant", "queenskings9-duel"), ("players", "engine:20,engine:20"), ("clock", "0.1+0.1")],
+    );
+    assert_eq!(s, 200, "{b}");
+    let t = Instant::now();
+    while g.turns.len() < 2 {
+        assert!(t.elapsed() < Duration::from_secs(20), "no engine turns: {}", g.state_json());
+        std::thread::sleep(Duration::from_millis(20));
+        g.tick();
+    }
+    let gos: Vec<&String> = g.log.iter().filter(|l| l.starts_with("> go")).collect();
+    let w: Vec<&str> = gos[0].split(' ').collect();
+    let wtime: i64 = w[3].parse().unwrap();
+    assert!(w[2] == "wtime" && (4000..=6000).contains(&wtime), "{gos:?}");
+    assert!(gos[0].ends_with(" btime 6000 winc 100 binc 100"), "{gos:?}");
+    assert!(gos[1].starts_with("> go wtime ") && !gos.iter().any(|l| l.contains("movetime")), "{gos:?}");
+    assert!(g.remaining[0] < 6100 && g.remaining[0] > 0, "{:?}", g.remaining);
+    assert!(g.time_loss.is_none());
+    // Four seats: p1time … p4time.
+    let (s, _) = call(
+        &mut g,
+        "POST",
+        "/api/new",
+        &[("variant", "fourchess"), ("players", "engine:20,human,human,human"), ("clock", "0.1+0")],
+    );
+    assert_eq!(s, 200);
+    let go = g.log.iter().rev().find(|l| l.starts_with("> go")).unwrap().clone();
+    assert!(go.starts_with("> go p1time ") && go.contains(" p4time ") && go.ends_with(" p4inc 0"), "{go}");
+    call(&mut g, "POST", "/api/pause", &[("paused", "true")]);
+}
+
+fn with_headers(method: &str, path: &str, params: &[(&str, &str)], headers: &[(&str, &str)]) -> Request {
+    let mut r = req(method, path, params);
+    r.headers = headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    r
+}
+
+#[test]
+fn host_and_origin_checks() {
+    let gui = Mutex::new(Gui::new("fourchess"));
+    let port = 4321;
+    call(&mut lock(&gui), "POST", "/api/new", &[("variant", "fourchess"), ("players", &humans(4))]);
+    let v0 = lock(&gui).version;
+    // Requests addressed to another host name (DNS rebinding) or without a
+    // Host header: 403 with a JSON error, nothing changes.
+    for host in [None, Some("evil.example:4321"), Some("127.0.0.1:80"), Some("127.0.0.1"), Some("localhost.evil:4321")]
+    {
+        let h: Vec<(&str, &str)> = host.iter().map(|h| ("host", *h)).collect();
+        for (m, path, params) in [
+            ("GET", "/", vec![]),
+            ("GET", "/api/state", vec![]),
+            ("POST", "/api/play", vec![("turn", "e2e3")]),
+            ("POST", "/api/new", vec![("variant", "quattuor")]),
+        ] {
+            let r = route(&gui, &with_headers(m, path, &params, &h), port);
+            assert_eq!(r.status, 403, "{host:?} {m} {path}");
+            let body = String::from_utf8(r.body).unwrap();
+            assert!(body.starts_with("{\"error\":\"forbidden: "), "{body}");
+        }
+    }
+    // Cross-origin POSTs: 403.
+    for origin in ["http://evil.example", "null", "https://127.0.0.1:4321", "http://127.0.0.1:4322"] {
+        let h = [("host", "127.0.0.1:4321"), ("origin", origin)];
+        let r = route(&gui, &with_headers("POST", "/api/play", &[("turn", "e2e3")], &h), port);
+        assert_eq!(r.status, 403, "{origin}");
+        assert!(String::from_utf8(r.body).unwrap().contains("cross-origin"));
+    }
+    assert_eq!(lock(&gui).version, v0);
+    assert!(lock(&gui).turns.is_empty());
+    // This server's names are fine, with or without a same-origin Origin.
+    for host in ["127.0.0.1:4321", "localhost:4321", "LOCALHOST:4321", "[::1]:4321"] {
+        let r = route(&gui, &with_headers("GET", "/api/state", &[], &[("host", host)]), port);
+        assert_eq!(r.status, 200, "{host}");
+    }
+    let h = [("host", "localhost:4321"), ("origin", "http://localhost:4321")];
+    let r = route(&gui, &with_headers("POST", "/api/play", &[("turn", "e2e3")], &h), port);
+    assert_eq!(r.status, 200);
+    let r = route(&gui, &with_headers("POST", "/api/undo", &[], &[("host", "127.0.0.1:4321")]), port);
+    assert_eq!(r.status, 200);
+    // A cross-origin GET with a good Host only reads.
+    let h = [("host", "127.0.0.1:4321"), ("origin", "http://evil.example")];
+    assert_eq!(route(&gui, &with_headers("GET", "/api/state", &[], &h), port).status, 200);
+}
+
+#[test]
+fn host_check_over_a_socket() {
+    use std::io::{Read, Write};
+    let (listener, url) = bind(0).unwrap();
+    let addr = url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    std::thread::spawn(move || serve(listener, "fourchess"));
+    let ask = |head: &str| {
+        let mut s = std::net::TcpStream::connect(&addr).unwrap();
+        s.write_all(head.as_bytes()).unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        out
+    };
+    let ok = ask(&format!("GET /api/state HTTP/1.1\r\nHost: {addr}\r\n\r\n"));
+    assert!(ok.starts_with("HTTP/1.1 200 OK"), "{ok}");
+    let bad = ask("GET /api/state HTTP/1.1\r\nHost: rebind.example\r\n\r\n");
+    assert!(bad.starts_with("HTTP/1.1 403 Forbidden") && bad.contains("{\"error\":\"forbidden: Host"), "{bad}");
+    let body = "turn=e2e3";
+    let cross = ask(&format!(
+        "POST /api/play HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://evil.example\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    ));
+    assert!(cross.starts_with("HTTP/1.1 403"), "{cross}");
+    let st = ask(&format!("GET /api/state HTTP/1.1\r\nHost: {addr}\r\n\r\n"));
+    assert!(st.contains("\"turns\":[]"), "{st}");
 }
