@@ -611,9 +611,12 @@ fn to_score<G: Game>(root: &G, v: i32, pv: &[G::Action]) -> Score {
         i += 1;
     }
     if i < plies {
+        // Past the PV: a turn left in its middle ends with its next action
+        // (no new turn of anyone), then whole rounds of turns.
+        let rest = plies - i - usize::from(!pos.at_turn_start());
         let apt = if G::ONE_ACTION_PER_TURN { 1 } else { 2 };
         let cycle = (root.seats().max(1) * apt).max(1);
-        turns += (plies - i).div_ceil(cycle);
+        turns += rest.div_ceil(cycle);
     }
     let n = turns.max(1) as i32;
     if v > 0 {

@@ -434,17 +434,14 @@ fn quadranj4_blocks_the_next_seats_royal_under_every_strategy() {
 }
 
 // ===========================================================================
-// Known engine bug (kept out of the default run so the suite stays green).
+// Mate distances past the principal variation.
 // ===========================================================================
 
 /// At depth 1 a win on the second action of the root's own turn is found
-/// by quiescence, which does not extend the PV; `to_score` then estimates
-/// the uncovered ply as one more root turn (`(plies − pv) / (seats ·
-/// actions per turn)` rounded up) although that ply finishes the current
-/// turn, and reports `Mate(2)` for a mate in one turn. Depth 2 reports
-/// `Mate(1)`.
+/// by quiescence, which does not extend the PV; the ply past the PV only
+/// finishes the current turn, so the score is `Mate(1)` (it was `Mate(2)`
+/// before `to_score` counted that ply as the end of the turn).
 #[test]
-#[ignore = "engine bug: a one-turn mate found at depth 1 is reported as Mate(2)"]
 fn one_turn_mate_at_depth_one_is_mate_1() {
     let g: Quattuor = pos("quattuor", QR_CLEAR_THEN_REACH);
     assert_eq!(best(&g, 1), ("h14i13,h13h15".to_string(), Score::Mate(1)));
