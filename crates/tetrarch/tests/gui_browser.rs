@@ -189,6 +189,10 @@ impl Driver {
         }
         panic!("{css} kept going stale");
     }
+    /// Whether the page is in its set-up mode (`body.placing`).
+    fn placing(&self) -> bool {
+        self.script("return document.body.classList.contains('placing');").contains("\"value\":true")
+    }
     fn text(&self, css: &str) -> String {
         let js = format!("var e=document.querySelector({});return e?e.textContent:'';", json_lit(css));
         json_string(&self.script(&js), "value").unwrap_or_default()
@@ -325,6 +329,16 @@ fn place_setup_and_clock(d: &Driver, gui: &Gui, url: &str, shots: &Path) {
     form(d, "quattuor", "0.5");
     d.click("#place0");
     wait_for("the palette", || d.find("#palette button"));
+    // The page says what is being set up, not the previous game's state:
+    // the header and the status line name the new game and the seat, the
+    // previous game's panels are dimmed under a label, its controls off.
+    let status = "New quattuor game — Red places its pieces (0 of 16 placed)";
+    wait_for("the set-up status", || d.text("#message").contains(status).then_some(()));
+    assert!(d.text("#headline").contains(status), "{}", d.text("#headline"));
+    assert!(d.placing());
+    assert!(d.text("#prevlabel").starts_with("Previous game: "), "{}", d.text("#prevlabel"));
+    assert!(d.text("#setupinfo").contains("placing now"), "{}", d.text("#setupinfo"));
+    assert!(d.script("return document.getElementById('undobtn').disabled;").contains("\"value\":true"));
     let info = gui.get("/api/setup/place?variant=quattuor&seat=1");
     let kinds: Vec<String> = info.split("\"kind\":\"").skip(1).map(|s| s[..s.find('"').unwrap()].to_string()).collect();
     assert_eq!(kinds.len(), 16, "{info}");
@@ -340,6 +354,7 @@ fn place_setup_and_clock(d: &Driver, gui: &Gui, url: &str, shots: &Path) {
         cells.iter().filter(|c| c.ends_with('2') || c.ends_with('3')).take(17).cloned().collect();
     for (i, c) in mine[..16].iter().enumerate() {
         if i == 10 {
+            wait_for("10 pieces placed", || d.text("#message").contains("(10 of 16 placed)").then_some(()));
             let png = json_string(&d.call("GET", "/screenshot", ""), "value").unwrap();
             std::fs::write(shots.join("quattuor-setup.png"), b64decode(&png)).unwrap();
         }
@@ -358,6 +373,11 @@ fn place_setup_and_clock(d: &Driver, gui: &Gui, url: &str, shots: &Path) {
         json_string(&st, "start").is_some_and(|s| s.starts_with(&format!("setup {token} "))).then_some(st)
     });
     assert!(st.contains("\"players\":[\"human\",\"engine:1000\"]"), "{st}");
+    // The new game's own header and panels are back.
+    wait_for("the new game's header", || d.text("#headline").starts_with("quattuor · game ").then_some(()));
+    assert!(!d.placing());
+    assert!(!d.text("#message").contains("New quattuor game"), "{}", d.text("#message"));
+    assert!(d.script("return document.getElementById('prevlabel').hidden;").contains("\"value\":true"));
     assert!(st.contains("\"clock\":{\"base_ms\":30000,\"inc_ms\":0,"), "{st}");
     // The clocks on the page: Red's runs.
     let shown = wait_for("the clocks", || {
@@ -382,11 +402,22 @@ fn place_setup_and_clock(d: &Driver, gui: &Gui, url: &str, shots: &Path) {
     std::fs::write(shots.join("quattuor-clock.png"), b64decode(&png)).unwrap();
 
     // Quadranj: the burglar is one of Red's pilots, chosen by a click.
+    // Cancel goes back to the game (quattuor) as it was.
     form(d, "quadranj", "0");
+    d.click("#place0");
+    wait_for("the pick bar", || d.text("#placebar").contains("choose it").then_some(()));
+    let status = "New quadranj game — Red chooses one of its pieces (none chosen yet)";
+    wait_for("the pick status", || d.text("#message").contains(status).then_some(()));
+    assert!(d.text("#headline").contains(status), "{}", d.text("#headline"));
+    d.click("#placecancel");
+    wait_for("the game's header again", || d.text("#headline").starts_with("quattuor · game ").then_some(()));
+    assert!(!d.placing());
+    assert!(!d.text("#message").contains("New quadranj game"), "{}", d.text("#message"));
     d.click("#place0");
     wait_for("the pick bar", || d.text("#placebar").contains("choose it").then_some(()));
     d.click("[data-cell=\"d2\"]");
     wait_for("the choice", || d.text("#placebar").contains("(d2:1)").then_some(()));
+    assert!(d.text("#message").contains("(d2:1 chosen)"), "{}", d.text("#message"));
     d.click("#placedone");
     wait_for("the game with the burglar", || {
         let st = gui.get("/api/state");

@@ -38,10 +38,12 @@ async function api(path, params, post) {
   return j;
 }
 
-function say(text, error) {
+// The status line above the board: `kind` 'error' (red) or 'placing' (the
+// set-up being chosen).
+function say(text, kind) {
   const m = $('message');
   m.textContent = text;
-  m.className = error ? 'error' : '';
+  m.className = kind === true ? 'error' : (kind || '');
 }
 
 function seatName(i) {
@@ -334,6 +336,7 @@ function placingToken() {
 
 function onPlaceCell(name) {
   const info = placing.info;
+  say('');
   if (info.mode === 'pick') {
     const cands = info.choices.filter((c) => c.cell === name);
     $('choices').innerHTML = '';
@@ -413,7 +416,7 @@ function renderPlaceBar() {
       const col = seatColour(info.board, p.seat);
       b.style.background = col;
       b.style.color = lum(col) > 0.6 ? '#111' : '#fff';
-      b.onclick = () => { placing.sel = k; render(); };
+      b.onclick = () => { placing.sel = k; say(''); render(); };
       pal.appendChild(b);
     });
     if (!pal.childNodes.length) pal.textContent = 'every piece is placed';
@@ -421,7 +424,7 @@ function renderPlaceBar() {
   }
   const buttons = [
     ['placerandom', 'Random', 'a random legal set-up (the engine\'s proposal)', () => startPlacing(placing.seat, false, true)],
-    ['placeclear', 'Clear', 'start again', () => { placing.at = placing.at.map(() => null); placing.choice = null; nextUnplaced(); render(); }],
+    ['placeclear', 'Clear', 'start again', () => { placing.at = placing.at.map(() => null); placing.choice = null; nextUnplaced(); say(''); render(); }],
     ['placedone', 'Done', 'use this set-up', placeDone],
     ['placecancel', 'Cancel', 'back to the game', () => { placing = null; $('choices').innerHTML = ''; render(); }],
   ];
@@ -435,6 +438,72 @@ function renderPlaceBar() {
     row.appendChild(b);
   }
   bar.appendChild(row);
+}
+
+// What is happening while a set-up is chosen, for the header and the status
+// line: "New quattuor game — Red places its pieces (3 of 16 placed)". The
+// names come from the variant list and the server's answer, nothing else.
+function placingStatus() {
+  const info = placing.info;
+  const v = currentVariant();
+  const game = 'New ' + (info.variant || (v && v.name) || '') + ' game — ';
+  const who = v && v.seat_names[placing.seat] ? v.seat_names[placing.seat] : 'p' + (placing.seat + 1);
+  if (info.mode === 'place') {
+    const done = placing.at.filter((c) => c).length;
+    return game + who + ' places its pieces (' + done + ' of ' + info.pieces.length + ' placed)';
+  }
+  return game + who + ' chooses one of its pieces (' + (placing.choice ? placing.choice + ' chosen' : 'none chosen yet') + ')';
+}
+
+// While placing: the new game's seats on the right (who places, who has
+// chosen, who leaves it to the engine, the clock), the previous game's
+// panels dimmed under a label and its controls off; all back afterwards.
+function renderPlacingPanels() {
+  const on = !!placing;
+  document.body.classList.toggle('placing', on);
+  for (const id of ['undobtn', 'pausebtn', 'stopbtn', 'analysebtn', 'playersbtn', 'turninput', 'turnbtn']) $(id).disabled = on;
+  $('setupinfo').hidden = !on;
+  $('prevlabel').hidden = !on;
+  $('controlsnote').hidden = !on;
+  if (!on) return;
+  const prev = state.variant + ' · game ' + state.game;
+  const label = $('prevlabel');
+  label.innerHTML = '';
+  const head = document.createElement('b');
+  head.textContent = 'Previous game: ' + prev;
+  label.append(head, document.createElement('br'), 'shown dimmed until the new game starts; Cancel goes back to it.');
+  $('controlsnote').textContent = 'Off while the new game is set up (they act on the previous game, ' + prev + '); Rotate turns the set-up board.';
+  const v = currentVariant();
+  const info = placing.info;
+  $('setupinfohead').textContent = 'New game: ' + (info.variant || v.name);
+  const box = $('setupinfobody');
+  box.innerHTML = '';
+  v.seat_names.forEach((name, i) => {
+    const human = $('ptype' + i).value === 'human';
+    const tok = $('setup' + i).value.trim();
+    let what;
+    if (i === placing.seat) what = info.mode === 'place' ? 'placing now' : 'choosing now';
+    else if (tok) what = 'set-up chosen';
+    else if (human && v.board) what = 'chooses next';
+    else what = 'the engine chooses';
+    const row = document.createElement('div');
+    row.className = 'row' + (i === placing.seat ? ' now' : '');
+    const sw = document.createElement('span');
+    sw.className = 'swatch';
+    sw.style.background = info.board ? seatColour(info.board, i + 1) : '#999';
+    const who = document.createElement('span');
+    who.textContent = name + ' (' + (human ? 'human' : 'engine') + ')';
+    const w = document.createElement('span');
+    w.className = 'what';
+    w.textContent = what;
+    row.append(sw, who, w);
+    box.appendChild(row);
+  });
+  const clock = clockParam();
+  const c = document.createElement('div');
+  c.className = 'hint';
+  c.textContent = clock ? 'Clock: ' + clock.replace('+', ' min + ') + ' s' : 'No clock';
+  box.appendChild(c);
 }
 
 // The board of the placement: the pieces where the person put them.
@@ -661,7 +730,11 @@ function renderTurnBar() {
 function render() {
   if (!state) return;
   const board = prefix.length && acts && acts.board ? acts.board : state.board;
-  $('headline').textContent = state.variant + ' · game ' + state.game + ' · ' + state.start.split(' ')[0];
+  $('headline').textContent = placing ? placingStatus()
+    : state.variant + ' · game ' + state.game + ' · ' + state.start.split(' ')[0];
+  if (placing && !$('message').classList.contains('error')) say(placingStatus(), 'placing');
+  if (!placing && $('message').classList.contains('placing')) say('');
+  renderPlacingPanels();
   renderPlaceBar();
   renderClocks();
   if (placing) {
