@@ -4,11 +4,16 @@
 //! - `material`: piece values ([`VALUE`], ordered by the capture table: the
 //!   winning pieces and the King, whose loss freezes its suit, weigh most);
 //!   a frozen piece (its King captured) counts [`FROZEN_PERCENT`] %;
-//! - `advance`: Queens, Kings and Aces gain per rank towards the goal rank;
+//! - `advance`: Queens, Kings and Aces gain per rank towards the goal rank,
+//!   and by how many turns of free running they are from it at their range
+//!   ([`RACE`]; a piece moves once a turn);
 //! - `reach`: a Q/K/A that can reach the goal rank in one action: a near
 //!   win for the side to move (if its suit may still act), a threat the
 //!   opponent must answer otherwise;
-//! - `king`: a King that an enemy Ace or Jack can capture in one action.
+//! - `king`: a King that an enemy Ace or Jack can capture in one action;
+//! - `tempo`: the race: the side whose fastest Q/K/A is fewer turns of free
+//!   running from its goal rank, the side to move winning a tie, gets
+//!   [`TEMPO`] (when that piece is at most 4 turns away).
 
 use super::board::*;
 use super::moves::Action;
@@ -26,6 +31,13 @@ pub const REACH_NOW: i32 = 3000;
 pub const REACH_THREAT: i32 = 350;
 /// An own King that the opponent can capture in one action.
 pub const KING_HANGING: i32 = 250;
+
+/// A mobile Q, K or A this many turns of free running from the goal rank
+/// (ranks left / range, rounded up; index 0 unused, 5 and more: 0).
+pub const RACE: [i32; 5] = [0, 200, 150, 60, 20];
+
+/// The side ahead in the race to the goal rank.
+pub const TEMPO: i32 = 200;
 
 /// Per-rank advance bonus of a Q, K or A by ranks advanced (0..14).
 const ADVANCE: [i32; 15] = [0, 2, 4, 6, 8, 10, 14, 18, 24, 32, 44, 60, 80, 100, 0];
@@ -73,6 +85,10 @@ fn side_terms(p: &Quattuor, side: usize) -> [i32; 4] {
         material += if mob { VALUE[v] } else { VALUE[v] * FROZEN_PERCENT / 100 };
         if v >= QUEEN {
             advance += ADVANCE[advanced(side, s)];
+            if mob {
+                let turns = (14 - advanced(side, s)).div_ceil(RANGE[v] as usize);
+                advance += RACE.get(turns).copied().unwrap_or(0);
+            }
             if mob && advanced(side, s) >= 12 {
                 let (e, c) = reach(s, RANGE[v], empty, targets(p, 1 - side, v));
                 if ((e | c) & GOAL[side]).any() {
@@ -107,18 +123,49 @@ fn side_terms(p: &Quattuor, side: usize) -> [i32; 4] {
     [material, advance, reach_t, king]
 }
 
+/// Turns of free running the side's fastest mobile Q, K or A needs to reach
+/// its goal rank (`usize::MAX` if it has none).
+fn race_turns(p: &Quattuor, side: usize) -> usize {
+    (side * 16..side * 16 + 16)
+        .filter(|&pc| p.sq_of[pc] != NONE && value_of(pc) >= QUEEN && mobile(p, pc))
+        .map(|pc| (14 - advanced(side, p.sq_of[pc] as Sq)).div_ceil(RANGE[value_of(pc)] as usize))
+        .min()
+        .unwrap_or(usize::MAX)
+}
+
+/// The `tempo` term for `seat`.
+fn tempo(p: &Quattuor, seat: usize) -> i32 {
+    let mover = p.side as usize;
+    let (tm, to) = (race_turns(p, mover), race_turns(p, 1 - mover));
+    if tm.min(to) > 4 {
+        return 0;
+    }
+    let leader = if tm <= to { mover } else { 1 - mover };
+    if leader == seat {
+        TEMPO
+    } else {
+        -TEMPO
+    }
+}
+
 /// The named terms for `seat` (its side minus the other).
 pub fn terms(p: &Quattuor, seat: usize) -> Vec<(&'static str, i32)> {
     let a = side_terms(p, seat);
     let b = side_terms(p, 1 - seat);
-    vec![("material", a[0] - b[0]), ("advance", a[1] - b[1]), ("reach", a[2] - b[2]), ("king", a[3] - b[3])]
+    vec![
+        ("material", a[0] - b[0]),
+        ("advance", a[1] - b[1]),
+        ("reach", a[2] - b[2]),
+        ("king", a[3] - b[3]),
+        ("tempo", tempo(p, seat)),
+    ]
 }
 
 /// The evaluation for `seat`, in centipawn-like units.
 pub fn evaluate(p: &Quattuor, seat: usize) -> i32 {
     let a = side_terms(p, seat);
     let b = side_terms(p, 1 - seat);
-    a.iter().sum::<i32>() - b.iter().sum::<i32>()
+    a.iter().sum::<i32>() - b.iter().sum::<i32>() + tempo(p, seat)
 }
 
 /// Whether the action lands on an enemy Base or (7 to Jack) the goal rank.

@@ -699,7 +699,15 @@ fn search_hooks() {
     assert_eq!(p.evaluate(1), -p.evaluate(0));
     let s = Quattuor::startpos(&Options);
     assert_eq!(s.evaluate(0), 0);
-    assert_eq!(s.eval_terms(0).len(), 4);
+    let names: Vec<&str> = s.eval_terms(0).iter().map(|t| t.0).collect();
+    assert_eq!(names, ["material", "advance", "reach", "king", "tempo"]);
+    // The race: Black's Ace is 1 turn from its goal rank (1 rank at range
+    // 2), Red's Queen and King 7 turns (14 ranks at range 2): Black leads.
+    let tempo = |p: &Quattuor, seat: usize| p.eval_terms(seat).iter().find(|t| t.0 == "tempo").unwrap().1;
+    assert_eq!(tempo(&p, 1), eval::TEMPO);
+    assert_eq!(tempo(&p, 0), -eval::TEMPO);
+    // Nobody within 4 turns at the start: no tempo term.
+    assert_eq!(tempo(&s, 0), 0);
 }
 
 #[test]
