@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use tetrarch_core::game::{turn_done, ActionList, Game, OptionSpec, Outcome, PositionError};
+use tetrarch_core::game::{turn_done, Game, OptionSpec, Outcome, PositionError};
 use tetrarch_core::turns::{divide_until, legal_turns, line_to_turns, parse_turn, play_turn, turn_string};
 use tetrarch_search::{Clock, Config, Info, Limits, Score, SearchResult, Searcher, Strategy};
 
