@@ -22,6 +22,8 @@ pub(crate) const MATE: i32 = 32_000;
 pub(crate) const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Quiescence plies at most.
 const QS_MAX: i32 = 8;
+/// Futility margin at depth 1 (centipawn-like evaluation units).
+const FUTILITY_MARGIN: i32 = 250;
 
 /// History entries per side bucket (four side buckets: `side & 3`).
 const HIST_BITS: u32 = 15;
@@ -113,7 +115,7 @@ pub(crate) type Shares = [i32; 4];
 
 /// Features switched off by the environment variable
 /// `TETRARCH_SEARCH_OFF` (comma-separated: `ext`, `null`, `lmr`, `evade`,
-/// `qtt`), read once: for A/B matches while tuning.
+/// `qtt`, `fut`), read once: for A/B matches while tuning.
 pub(crate) fn off(feature: &str) -> bool {
     static OFF: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     OFF.get_or_init(|| std::env::var("TETRARCH_SEARCH_OFF").unwrap_or_default())
@@ -183,6 +185,7 @@ pub(crate) struct Worker<'a, G: Game> {
     use_lmr: bool,
     use_evade: bool,
     use_qtt: bool,
+    use_fut: bool,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -232,6 +235,7 @@ impl<'a, G: Game> Worker<'a, G> {
             use_lmr: !off("lmr"),
             use_evade: !off("evade"),
             use_qtt: !off("qtt"),
+            use_fut: !off("fut"),
         };
         w.init_root();
         w
@@ -593,6 +597,15 @@ impl<'a, G: Game> Worker<'a, G> {
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_idx = None;
+        // Futility pruning at the frontier: with the static value this far
+        // below alpha, a quiet action one ply from quiescence is not
+        // searched (checking actions still are).
+        let futility = if self.use_fut && depth == 1 && !pv_node && !in_check && alpha.abs() < MATE_BOUND {
+            let f = self.eval(us) + FUTILITY_MARGIN;
+            (f <= alpha).then_some(f)
+        } else {
+            None
+        };
         for i in 0..n {
             let m = self.moves[base + i];
             let sk = if m.skip != 0 {
@@ -613,6 +626,14 @@ impl<'a, G: Game> Worker<'a, G> {
             let ext = i32::from(gives_check && (ply as i32) < 2 * self.iter_depth);
             let new_depth = depth - 1 + ext;
             let quiet = m.kind == KIND_QUIET || m.kind == KIND_KILLER;
+            if let Some(f) = futility.filter(|_| i > 0 && quiet && m.skip == 0 && !gives_check) {
+                if merged {
+                    self.brs_replied = false;
+                }
+                self.pos.unmake(m.a, u);
+                best = best.max(f);
+                continue;
+            }
             let mut s;
             if i == 0 {
                 s = self.child(new_depth, ply + 1, alpha, beta, flip, pv_node);
