@@ -228,6 +228,9 @@ async function loadActions() {
   loading = true;
   try {
     acts = await api('/api/actions', { prefix: prefix.join(',') });
+    if (acts.partial) {
+      say('This position has too many legal actions to list: long chains are left out (type their token to play one).');
+    }
   } catch (e) {
     say(e.message, true);
     resetTurn();

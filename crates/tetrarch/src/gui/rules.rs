@@ -301,6 +301,9 @@ pub struct Actions<'a> {
     pub prefix: &'a [String],
 }
 
+/// The most legal actions `/api/actions` lists in full.
+pub const ACTIONS_LISTED: usize = 50_000;
+
 impl GameVisitor for Actions<'_> {
     type Output = Result<String, String>;
     fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
@@ -315,9 +318,7 @@ impl GameVisitor for Actions<'_> {
                 return Err(format!("action {} `{t}`: the turn is already over", i + 1));
             }
             let a = g.parse_action(t).map_err(|e| format!("action {} `{t}`: {e}", i + 1))?;
-            list.clear();
-            g.legal_actions(&mut list);
-            if !list.contains(&a) {
+            if !g.is_legal(a) {
                 return Err(format!("action {} `{t}`: illegal", i + 1));
             }
             g.make(a);
@@ -327,7 +328,16 @@ impl GameVisitor for Actions<'_> {
         }
         list.clear();
         g.legal_actions(&mut list);
-        let mut j = String::from("{\"prefix\":");
+        // A Quadranj tall stack has millions of unstacking chains: past
+        // ACTIONS_LISTED the page gets the search's list (the long chains
+        // left out, `partial`), and such a chain can still be typed.
+        let partial = list.len() > ACTIONS_LISTED;
+        if partial {
+            g.search_actions(&mut list);
+        }
+        let mut j = String::from("{\"partial\":");
+        j.push_str(if partial { "true" } else { "false" });
+        j.push_str(",\"prefix\":");
         str_list(&mut j, self.prefix);
         j.push_str(",\"board\":");
         j.push_str(&board_json(&g, &r.history).unwrap_or_else(|| "null".into()));

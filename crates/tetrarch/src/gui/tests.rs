@@ -65,6 +65,26 @@ fn play_undo_and_errors_leave_the_game_unchanged() {
     assert_eq!(call(&mut g, "GET", "/api/nothing", &[]).0, 404);
 }
 
+/// A Quadranj position with an 8-high column has 4,040,056 legal actions:
+/// the page gets the search's list (no chain longer than 2 links, marked
+/// `partial`), and a longer chain can still be played by its token.
+#[test]
+fn huge_action_lists_are_cut_and_long_chains_typed() {
+    let mut g = Gui::new("quadranj");
+    let fen = "5bG2/7bK/5bGb8BbG/8/rGrBrB5/1r2BrGrB4/rK1r2BrB4/2rG5 b 0 - rb 0/0 b4:1/g6:6 4 3";
+    let (s, b) = call(&mut g, "POST", "/api/new", &[("variant", "quadranj"), ("players", "human,human"), ("start", "fen"), ("fen", fen)]);
+    assert_eq!(s, 200, "{b}");
+    let (s, a) = call(&mut g, "GET", "/api/actions", &[]);
+    assert_eq!(s, 200);
+    assert!(a.starts_with("{\"partial\":true,"), "{}", &a[..80]);
+    let n = a.matches("{\"token\":").count();
+    assert!(n > 1000 && n < super::rules::ACTIONS_LISTED, "{n}");
+    assert!(!a.contains("\"g6/3f5/2e4/1d4\""), "a 3-link chain is not listed");
+    let (s, b) = call(&mut g, "GET", "/api/actions", &[("prefix", "g6/3f5/2e4/1d4")]);
+    assert_eq!(s, 200, "{b}");
+    assert!(b.starts_with("{\"partial\":false,"), "{}", &b[..80]);
+}
+
 #[test]
 fn multi_action_turns_set_up_and_records() {
     let mut g = Gui::new("quattuor");
