@@ -111,8 +111,9 @@ fn parse_params(s: &str, into: &mut Vec<(String, String)>) {
     }
 }
 
-/// Reads one request; `Err` with a status and message for a bad one.
-pub fn read_request(stream: &mut TcpStream) -> Result<Request, (u16, String)> {
+/// Reads one request (from a socket, or bytes in tests and fuzzing); `Err`
+/// with a status and message for a bad one.
+pub fn read_request<R: Read>(stream: &mut R) -> Result<Request, (u16, String)> {
     let mut r = BufReader::new(stream);
     let mut head = Vec::new();
     loop {

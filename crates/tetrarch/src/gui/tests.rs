@@ -540,3 +540,67 @@ fn host_check_over_a_socket() {
     let st = ask(&format!("GET /api/state HTTP/1.1\r\nHost: {addr}\r\n\r\n"));
     assert!(st.contains("\"turns\":[]"), "{st}");
 }
+
+/// The fuzz target's checks ([`fuzz_request`]) on requests built from
+/// fragments of real ones: no panic, errors as JSON, and an error leaves
+/// the game as it was.
+mod requests {
+    use super::fuzz_request;
+    use proptest::prelude::*;
+
+    const LINES: [&str; 8] = [
+        "GET /api/state HTTP/1.1",
+        "POST /api/play HTTP/1.1",
+        "POST /api/new?variant=quadranj HTTP/1.1",
+        "GET /api/actions?prefix=%zz,a1 HTTP/1.1",
+        "POST /api/undo HTTP/1.1",
+        "GET /api/setup/place?variant=quattuor&seat=9 HTTP/1.1",
+        "POST /api/players HTTP/1.1",
+        "BREW /../etc HTTP/1.1",
+    ];
+    const HEADERS: [&str; 6] = [
+        "Host: 127.0.0.1:8080",
+        "Host: evil.example",
+        "Origin: http://evil.example",
+        "Content-Type: application/x-www-form-urlencoded",
+        "Content-Length: 12",
+        "Content-Length: nope",
+    ];
+    const BODIES: [&str; 7] = [
+        "turn=d7d8",
+        "turn=%E2%82%AC,0000",
+        "players=human,human&start=setup&setup1=junk",
+        "start=fen&fen=17/16+r+-+-+1",
+        "variant=nope",
+        "clock=5%2B3&option.QJ_ChargeLanding=sideways",
+        "",
+    ];
+
+    #[test]
+    fn crafted() {
+        assert_eq!(fuzz_request(b""), 400);
+        assert_eq!(fuzz_request(b"GET /api/state HTTP/1.1\r\n\r\n"), 200);
+        assert_eq!(fuzz_request(b"POST /api/play HTTP/1.1\r\nContent-Length: 9\r\n\r\nturn=zz99"), 400);
+        assert_eq!(fuzz_request(b"POST /api/new HTTP/1.1\r\nContent-Length: 12\r\n\r\nvariant=nope"), 400);
+        assert_eq!(fuzz_request(b"POST /api/play HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n"), 413);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+        #[test]
+        fn assembled(l in 0..LINES.len(), hs in proptest::collection::vec(0..HEADERS.len(), 0..4),
+                     b in 0..BODIES.len(), junk in proptest::collection::vec(any::<u8>(), 0..16)) {
+            let mut r = String::from(LINES[l]);
+            r.push_str("\r\n");
+            for h in hs {
+                r.push_str(HEADERS[h]);
+                r.push_str("\r\n");
+            }
+            r.push_str("\r\n");
+            r.push_str(BODIES[b]);
+            let mut bytes = r.into_bytes();
+            bytes.extend_from_slice(&junk);
+            fuzz_request(&bytes);
+        }
+    }
+}
