@@ -143,27 +143,14 @@ impl Thinking {
         Some(t)
     }
     fn json(&self) -> String {
-        let mut s = String::from("{");
-        for (i, (k, v)) in [
-            ("depth", &self.depth),
+        str_object([
+            ("depth", self.depth.as_str()),
             ("score", &self.score),
             ("nodes", &self.nodes),
             ("nps", &self.nps),
             ("time", &self.time),
             ("pv", &self.pv),
-        ]
-        .iter()
-        .enumerate()
-        {
-            if i > 0 {
-                s.push(',');
-            }
-            json_str(&mut s, k);
-            s.push(':');
-            json_str(&mut s, v);
-        }
-        s.push('}');
-        s
+        ])
     }
 }
 
@@ -217,6 +204,21 @@ struct Gui {
     started: SystemTime,
     /// The cached snapshot of the current position.
     snap: Option<rules::SnapshotOut>,
+}
+
+/// A JSON object of string values, in order.
+fn str_object<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut j = String::from("{");
+    for (i, (k, v)) in pairs.into_iter().enumerate() {
+        if i > 0 {
+            j.push(',');
+        }
+        json_str(&mut j, k);
+        j.push(':');
+        json_str(&mut j, v);
+    }
+    j.push('}');
+    j
 }
 
 fn now_secs(t: SystemTime) -> u64 {
@@ -536,18 +538,8 @@ impl Gui {
 
     /// The rule options (and the engine's `Strategy`) as a JSON object.
     fn options_json(&self) -> String {
-        let mut j = String::from("{");
-        let strategy = self.strategy.map(|s| ("Strategy".to_string(), s.to_string()));
-        for (i, (k, v)) in self.options.iter().chain(strategy.iter()).enumerate() {
-            if i > 0 {
-                j.push(',');
-            }
-            json_str(&mut j, k);
-            j.push(':');
-            json_str(&mut j, v);
-        }
-        j.push('}');
-        j
+        let strategy = self.strategy.map(|s| ("Strategy", s));
+        str_object(self.options.iter().map(|(k, v)| (k.as_str(), v.as_str())).chain(strategy))
     }
 
     fn state_json(&self) -> String {
