@@ -100,6 +100,23 @@ impl Opening {
         Opening::parse_line(s).map(|o| o.start)
     }
 
+    /// The opening as the engine of `seat` is told it: a set-up with every
+    /// other seat's token replaced by `?` where the game accepts that (a
+    /// secret kept during play: Quadranj's burglars, spec §9.3); otherwise,
+    /// and for other starts, the opening itself (Quattuor Reges' set-ups are
+    /// public once play begins).
+    pub fn seen_by<G: MatchGame>(&self, seat: usize, opts: &G::Options) -> Opening {
+        if let Start::Setup(t) = &self.start {
+            let masked: Vec<String> =
+                t.iter().enumerate().map(|(s, tok)| if s == seat { tok.clone() } else { "?".into() }).collect();
+            let toks: Vec<&str> = masked.iter().map(|s| s.as_str()).collect();
+            if masked != *t && G::from_setup(&toks, opts).is_ok() {
+                return Opening { start: Start::Setup(masked), turns: self.turns.clone() };
+            }
+        }
+        self.clone()
+    }
+
     /// The start position under the rule options.
     pub fn start_position<G: MatchGame>(&self, opts: &G::Options) -> Result<G, String> {
         let mut g = match &self.start {
@@ -228,6 +245,22 @@ mod tests {
     use super::*;
     use tetrarch_core::game::Game;
     use tetrarch_core::games::{fourchess::FourChess, quadranj::Quadranj, quattuor::Quattuor};
+
+    #[test]
+    fn each_engine_is_told_only_its_own_burglar() {
+        let o = Opening { start: Start::Setup(vec!["c4:1".into(), "e6:1".into()]), turns: vec!["a1a2,a3a4".into()] };
+        let opts = Quadranj::default_options("quadranj");
+        assert_eq!(o.seen_by::<Quadranj>(0, &opts).position_command(&o.turns), "position setup c4:1 ? moves a1a2,a3a4");
+        assert_eq!(o.seen_by::<Quadranj>(1, &opts).start_string(), "setup ? e6:1");
+        // Quattuor Reges' set-ups are public in play: every engine gets both.
+        let opts = Quattuor::default_options("quattuor");
+        let a = Quattuor::random_setup(&opts, 0, 1).unwrap();
+        let b = Quattuor::random_setup(&opts, 1, 2).unwrap();
+        let q = Opening { start: Start::Setup(vec![a, b]), turns: vec![] };
+        assert_eq!(q.seen_by::<Quattuor>(0, &opts), q);
+        let f = Opening { start: Start::Startpos, turns: vec![] };
+        assert_eq!(f.seen_by::<FourChess>(2, &FourChess::default_options("fourchess")), f);
+    }
 
     #[test]
     fn lines() {

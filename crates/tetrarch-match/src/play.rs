@@ -274,6 +274,9 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
         }
     }
 
+    // What each seat's engine is told of the start (its own secrets only).
+    let seen: Vec<Opening> = (0..n).map(|s| job.opening.seen_by::<G>(s, &ctx.opts)).collect();
+
     let end = loop {
         if let Some(e) = end.take() {
             break e;
@@ -296,7 +299,7 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
         }
         match (&dialect_line, ecfg.proto) {
             (Some(line), Proto::FourPChess) => p.send(&line.position_command()),
-            _ => p.send(&job.opening.position_command(&turns)),
+            _ => p.send(&seen[mover].position_command(&turns)),
         }
         p.send(&go_command(n, mover, &clocks, ecfg));
         let t0 = Instant::now();
