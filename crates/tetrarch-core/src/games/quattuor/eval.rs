@@ -102,16 +102,18 @@ fn side_terms(p: &Quattuor, side: usize) -> [i32; 4] {
             }
         }
         if v == KING {
-            // Enemy Aces and Jacks (with their King) that can take it.
+            // Enemy Aces and Jacks (with their King) that can take it: both
+            // have range 2, so they stand next to the King or next to an
+            // empty cell next to it (the capture path read backwards).
+            const _: () = assert!(RANGE[ACE] == 2 && RANGE[JACK] == 2);
+            let near = NBRS[s];
+            let zone = near | nbrs(near & empty);
             for a in [ACE, JACK] {
                 for es in [2 * (1 - side), 2 * (1 - side) + 1] {
                     let q = es * 8 + a;
                     let qs = p.sq_of[q];
-                    if qs != NONE && mobile(p, q) {
-                        let (_, c) = reach(qs as Sq, RANGE[a], empty, Bb256::from_cell(s));
-                        if c.any() {
-                            king -= KING_HANGING;
-                        }
+                    if qs != NONE && zone.has(qs as Sq) && mobile(p, q) {
+                        king -= KING_HANGING;
                     }
                 }
             }
