@@ -210,6 +210,13 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// Whether every action is a whole turn (chess, checkers): lets perft
     /// count its last level in bulk.
     const ONE_ACTION_PER_TURN: bool;
+    /// Whether [`Game::outcome`] is a constant-time read of the position and
+    /// every position without legal actions has an outcome (a seat that
+    /// cannot act passes, and the game records its end in `make`). The
+    /// search then asks `outcome` instead of listing the actions before it
+    /// stands pat in quiescence. The default: no (chess decides mate by
+    /// listing the moves).
+    const QUICK_OUTCOME: bool = false;
     /// The `UCI_Variant` names this game implements.
     const VARIANTS: &'static [&'static str];
     /// The options of `variant` with the spec's defaults.

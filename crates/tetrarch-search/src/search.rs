@@ -116,6 +116,13 @@ pub(crate) type Shares = [i32; 4];
 /// Features switched off by the environment variable
 /// `TETRARCH_SEARCH_OFF` (comma-separated: `ext`, `null`, `lmr`, `evade`,
 /// `qtt`, `fut`), read once: for A/B matches while tuning.
+/// Whether `x` comes before `y` in move order: higher score, then the lower
+/// list index.
+#[inline(always)]
+fn better(x: &Entry<impl Copy>, y: &Entry<impl Copy>) -> bool {
+    x.score > y.score || (x.score == y.score && x.idx < y.idx)
+}
+
 pub(crate) fn off(feature: &str) -> bool {
     static OFF: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     OFF.get_or_init(|| std::env::var("TETRARCH_SEARCH_OFF").unwrap_or_default())
@@ -248,6 +255,7 @@ impl<'a, G: Game> Worker<'a, G> {
             .probe(self.pos.key() ^ self.root.salt)
             .and_then(|h| h.idx);
         let (_, n) = self.generate(tt_idx, 0, false);
+        self.moves[..n].sort_unstable_by(|x, y| y.score.cmp(&x.score).then(x.idx.cmp(&y.idx)));
         self.root_moves = self.moves[..n]
             .iter()
             .map(|e| RootMove {
@@ -339,14 +347,35 @@ impl<'a, G: Game> Worker<'a, G> {
         (side << HIST_BITS) | (fx_hash(a) as usize & ((1 << HIST_BITS) - 1))
     }
 
-    /// Generates and orders the legal actions onto the move stack. Returns
-    /// (number of legal actions, number pushed).
+    /// Generates the legal actions onto the move stack, unordered: the
+    /// loops take them in order with [`Worker::pick`]. Returns (number of
+    /// legal actions, number pushed).
     fn generate(&mut self, tt_idx: Option<u16>, ply: usize, tactical_only: bool) -> (usize, usize) {
         let base = self.moves.len();
         let total = self.push_actions(tt_idx, ply, tactical_only, 0, 0);
         let n = self.moves.len() - base;
-        self.moves[base..].sort_unstable_by(|x, y| y.score.cmp(&x.score).then(x.idx.cmp(&y.idx)));
         (total, n)
+    }
+
+    /// Puts the `i`-th best of the `n` actions at `base` in place: the first
+    /// few by selection (most nodes cut off after one or two), then the
+    /// rest sorted at once. The same order as sorting them all (score, then
+    /// list index), so the search does not depend on how far it got.
+    #[inline]
+    fn pick(&mut self, base: usize, i: usize, n: usize) {
+        const SELECT: usize = 3;
+        let list = &mut self.moves[base + i..base + n];
+        if i < SELECT {
+            let mut best = 0;
+            for j in 1..list.len() {
+                if better(&list[j], &list[best]) {
+                    best = j;
+                }
+            }
+            list.swap(0, best);
+        } else if i == SELECT {
+            list.sort_unstable_by(|x, y| y.score.cmp(&x.score).then(x.idx.cmp(&y.idx)));
+        }
     }
 
     /// Pushes the legal actions of the position (unsorted), their indices
@@ -400,7 +429,6 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         let n = self.moves.len() - base;
-        self.moves[base..].sort_unstable_by(|x, y| y.score.cmp(&x.score).then(x.idx.cmp(&y.idx)));
         (total, n)
     }
 
@@ -607,6 +635,7 @@ impl<'a, G: Game> Worker<'a, G> {
             None
         };
         for i in 0..n {
+            self.pick(base, i, n);
             let m = self.moves[base + i];
             let sk = if m.skip != 0 {
                 match self.pos.skip_to(m.skip as usize - 1) {
@@ -749,6 +778,19 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         let evade = self.use_evade && qd < 2 && self.pos.in_check();
+        let mut stand = None;
+        if G::QUICK_OUTCOME && !evade {
+            // Stand pat before listing the actions (most quiescence nodes
+            // stop here); the game says an ended game shows in `outcome`.
+            if self.pos.outcome().is_some() {
+                return self.terminal(ply, us);
+            }
+            let s = self.eval(us);
+            if qd >= QS_MAX || s >= beta {
+                return s;
+            }
+            stand = Some(s);
+        }
         let base = self.moves.len();
         let (total, n) = self.generate(tt_idx, ply, !evade);
         if total == 0 {
@@ -758,7 +800,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let orig_alpha = alpha;
         let mut best = -INF;
         if !evade {
-            let stand = self.eval(us);
+            let stand = stand.unwrap_or_else(|| self.eval(us));
             if n == 0 || qd >= QS_MAX || stand >= beta {
                 self.moves.truncate(base);
                 return stand;
@@ -768,6 +810,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let mut best_idx = None;
         for i in 0..n {
+            self.pick(base, i, n);
             let m = self.moves[base + i];
             let u = self.pos.make(m.a);
             self.tick();
@@ -913,6 +956,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let mut best_idx = None;
         for i in 0..n {
+            self.pick(base, i, n);
             let m = self.moves[base + i];
             let u = self.pos.make(m.a);
             self.tick();

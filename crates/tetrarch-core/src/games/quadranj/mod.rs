@@ -406,6 +406,7 @@ impl Game for Quadranj {
     type Options = Options;
 
     const ONE_ACTION_PER_TURN: bool = false;
+    const QUICK_OUTCOME: bool = true;
     const VARIANTS: &'static [&'static str] = &["quadranj", "quadranj4"];
 
     fn default_options(variant: &str) -> Options {

@@ -328,6 +328,7 @@ impl Game for Quattuor {
     type Options = Options;
 
     const ONE_ACTION_PER_TURN: bool = false;
+    const QUICK_OUTCOME: bool = true;
     const VARIANTS: &'static [&'static str] = &["quattuor"];
 
     fn default_options(_variant: &str) -> Options {
