@@ -24,6 +24,9 @@ pub(crate) const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 const QS_MAX: i32 = 8;
 /// Futility margin at depth 1 (centipawn-like evaluation units).
 const FUTILITY_MARGIN: i32 = 250;
+/// Late-move pruning: at a non-PV node this close to quiescence (index:
+/// depth), quiet actions after this many are not searched.
+const LMP_LIMIT: [usize; 4] = [0, 6, 10, 16];
 
 /// History entries per side bucket (four side buckets: `side & 3`).
 const HIST_BITS: u32 = 15;
@@ -193,6 +196,8 @@ pub(crate) struct Worker<'a, G: Game> {
     use_evade: bool,
     use_qtt: bool,
     use_fut: bool,
+    use_lmp: bool,
+    use_forced: bool,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -243,6 +248,8 @@ impl<'a, G: Game> Worker<'a, G> {
             use_evade: !off("evade"),
             use_qtt: !off("qtt"),
             use_fut: !off("fut"),
+            use_lmp: !off("lmp"),
+            use_forced: !off("forced"),
         };
         w.init_root();
         w
@@ -634,9 +641,23 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             None
         };
+        let lmp = if self.use_lmp && !pv_node && !in_check && !merged && depth <= 3 && alpha.abs() < MATE_BOUND {
+            LMP_LIMIT[depth as usize]
+        } else {
+            usize::MAX
+        };
+        let mut quiets = 0;
         for i in 0..n {
             self.pick(base, i, n);
             let m = self.moves[base + i];
+            if m.kind == KIND_QUIET && m.skip == 0 {
+                // Late-move pruning: the history order has put the quiet
+                // actions worth a look first.
+                if quiets >= lmp {
+                    break;
+                }
+                quiets += 1;
+            }
             let sk = if m.skip != 0 {
                 match self.pos.skip_to(m.skip as usize - 1) {
                     Some(u) => Some(u),
@@ -799,7 +820,10 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let orig_alpha = alpha;
         let mut best = -INF;
-        if !evade {
+        // Every action tactical (a checkers capture is compulsory): the
+        // side cannot stand pat, it must play one of them.
+        let forced = self.use_forced && n == total && qd < QS_MAX;
+        if !evade && !forced {
             let stand = stand.unwrap_or_else(|| self.eval(us));
             if n == 0 || qd >= QS_MAX || stand >= beta {
                 self.moves.truncate(base);
