@@ -74,6 +74,20 @@ fn queenskings_duel_capture_and_mate_in_two() {
     }
 }
 
+#[test]
+fn queenskings_compulsory_capture_in_quiescence() {
+    // d4e5 offers a man that North must take (either way), and South's
+    // recapture takes two: c3xe5xc7 or g3xe5xg7. Quiescence may not stand
+    // pat where every action is a (compulsory) capture, so even depth 1
+    // sees the shot; standing pat there, depth 1 prefers a quiet move.
+    let g: QueensKings = pos("queenskings9-duel", "13/11nm1/13/13/13/13/13/3nm1nm7/13/3sm9/2sm3sm6/1sm5sm3sm1/13 s sn 0 1");
+    for d in [1, 2, 5] {
+        let r = search(&mut Searcher::new(4), &g, d, &Config::default());
+        assert_eq!(best(&g, &r), "d4e5", "depth {d}");
+        assert!(matches!(r.score, Score::Cp(x) if x >= 400), "depth {d}: {:?}", r.score);
+    }
+}
+
 // Teamchess: Red (seat 0) and Yellow against Blue and Green; a King
 // capture ends the game.
 const TC_QUEEN: &str = "3yK4/8/8/14/14/4bQ9/13gK/bK13/14/4rR9/14/8/8/4rK3 r - - 0 1";
