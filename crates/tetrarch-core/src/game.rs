@@ -385,6 +385,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn is_tactical(&self, a: Self::Action) -> bool;
     /// A move-ordering hint: higher is tried first (captures by value, …).
     fn order_hint(&self, a: Self::Action) -> i32;
+    /// [`Game::is_tactical`] and [`Game::order_hint`] at once (the search
+    /// asks both for every action it orders); a game whose two answers
+    /// share work answers both in one pass.
+    fn order_info(&self, a: Self::Action) -> (bool, i32) {
+        (self.is_tactical(a), self.order_hint(a))
+    }
     /// Static evaluation in centipawns for `seat`'s side (for free-for-all:
     /// that seat against all the others together). Positive is good for it.
     fn evaluate(&self, seat: Seat) -> i32;

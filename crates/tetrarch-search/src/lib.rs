@@ -289,11 +289,11 @@ pub struct SearchResult<A> {
 pub struct Searcher<G: Game> {
     tt: Tt,
     /// Per-thread history tables (kept across searches, halved at each).
-    histories: Vec<Box<[i32]>>,
+    histories: Vec<Box<[search::Hist]>>,
     _g: std::marker::PhantomData<fn() -> G>,
 }
 
-fn new_history() -> Box<[i32]> {
+fn new_history() -> Box<[search::Hist]> {
     vec![0; HIST_LEN].into_boxed_slice()
 }
 
@@ -436,7 +436,7 @@ impl<G: Game> Searcher<G> {
                     std::thread::sleep(Duration::from_millis(1));
                 }
             }
-            let hs: Vec<Box<[i32]>> = handles
+            let hs: Vec<Box<[search::Hist]>> = handles
                 .into_iter()
                 .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
                 .collect();

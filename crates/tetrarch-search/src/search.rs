@@ -31,6 +31,9 @@ const LMP_LIMIT: [usize; 4] = [0, 6, 10, 16];
 /// History entries per side bucket (four side buckets: `side & 3`).
 const HIST_BITS: u32 = 15;
 pub(crate) const HIST_LEN: usize = 4 << HIST_BITS;
+/// A history entry: bounded by [`HIST_MAX`] (gravity), so 16 bits hold it
+/// and the tables stay small enough for the cache.
+pub(crate) type Hist = i16;
 const HIST_MAX: i32 = 16_384;
 
 const KIND_TT: u8 = 0;
@@ -171,7 +174,7 @@ pub(crate) struct Worker<'a, G: Game> {
     gen: G::Actions,
     moves: Vec<Entry<G::Action>>,
     killers: Vec<[Option<G::Action>; 2]>,
-    pub history: Box<[i32]>,
+    pub history: Box<[Hist]>,
     pv: Vec<G::Action>,
     pv_len: Vec<usize>,
     /// Turn-start keys: the game's history, then the path.
@@ -210,7 +213,7 @@ impl<'a, G: Game> Worker<'a, G> {
         id: usize,
         time: Option<&'a TimeControl>,
         node_limit: Option<u64>,
-        history: Box<[i32]>,
+        history: Box<[Hist]>,
         strategy: Strategy,
     ) -> Self {
         let mut keys = Vec::with_capacity(history_keys.len() + MAX_PLY + 1);
@@ -394,12 +397,15 @@ impl<'a, G: Game> Worker<'a, G> {
         let killers = self.killers[ply.min(MAX_PLY)];
         let side = self.pos.side_of(self.pos.to_move()) & 3;
         for (i, &a) in self.gen.iter().enumerate() {
-            let tactical = self.pos.is_tactical(a);
-            if tactical_only && !tactical {
-                continue;
-            }
+            let (tactical, hint) = if tactical_only {
+                if !self.pos.is_tactical(a) {
+                    continue;
+                }
+                (true, self.pos.order_hint(a))
+            } else {
+                self.pos.order_info(a)
+            };
             let idx = idx_base + i as u32;
-            let hint = self.pos.order_hint(a);
             let (kind, score) = if tt_idx.is_some_and(|t| t as u32 == idx) {
                 (KIND_TT, i32::MAX)
             } else if tactical {
@@ -410,7 +416,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 (KIND_KILLER, (1 << 26) - 1)
             } else {
                 let h = (side << HIST_BITS) | (fx_hash(&a) as usize & ((1 << HIST_BITS) - 1));
-                (KIND_QUIET, self.history[h] + hint.clamp(-8192, 8192))
+                (KIND_QUIET, i32::from(self.history[h]) + hint.clamp(-8192, 8192))
             };
             self.moves.push(Entry { a, score, idx, kind, skip });
         }
@@ -485,13 +491,15 @@ impl<'a, G: Game> Worker<'a, G> {
         let bonus = (depth * depth).min(400);
         let i = self.hist_index(&a);
         let h = &mut self.history[i];
-        *h += bonus * 32 - *h * bonus * 32 / HIST_MAX;
+        let v = i32::from(*h);
+        *h = (v + bonus * 32 - v * bonus * 32 / HIST_MAX) as Hist;
         for j in base..best {
             let e = self.moves[j];
             if (e.kind == KIND_QUIET || e.kind == KIND_KILLER) && e.skip == 0 {
                 let i = self.hist_index(&e.a);
                 let h = &mut self.history[i];
-                *h -= bonus * 32 + *h * bonus * 32 / HIST_MAX;
+                let v = i32::from(*h);
+                *h = (v - bonus * 32 - v * bonus * 32 / HIST_MAX) as Hist;
             }
         }
     }

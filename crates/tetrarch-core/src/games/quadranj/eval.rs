@@ -213,13 +213,19 @@ fn captured(p: &Quadranj, a: Action) -> i32 {
 /// Captures (and charges, which may remove their target), and moves onto
 /// the mover's home (a royal or burglar arriving there wins, §6.1).
 pub fn is_tactical(p: &Quadranj, a: Action) -> bool {
-    captured(p, a) > 0 || (a.kind == kind::MOVE && a.b == p.geo.home[p.st.to_move as usize])
+    tactical_with(p, a, captured(p, a))
 }
 
-/// Move ordering: captures by value, then home runs, stacking, the rest.
-pub fn order_hint(p: &Quadranj, a: Action) -> i32 {
+fn tactical_with(p: &Quadranj, a: Action, captured: i32) -> bool {
+    captured > 0 || (a.kind == kind::MOVE && a.b == p.geo.home[p.st.to_move as usize])
+}
+
+/// Whether the action is tactical, and its move-ordering hint: captures by
+/// value, then home runs, stacking, the rest.
+pub fn order_info(p: &Quadranj, a: Action) -> (bool, i32) {
     let me = p.st.to_move as usize;
-    let mut h = captured(p, a) * 100;
+    let c = captured(p, a);
+    let mut h = c * 100;
     let home = p.geo.home[me] as Sq;
     match a.kind {
         kind::MOVE => {
@@ -232,5 +238,5 @@ pub fn order_hint(p: &Quadranj, a: Action) -> i32 {
         kind::UNSTACK => h -= 5,
         _ => {}
     }
-    h
+    (tactical_with(p, a, c), h)
 }

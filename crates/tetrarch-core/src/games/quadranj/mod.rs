@@ -562,7 +562,11 @@ impl Game for Quadranj {
     }
 
     fn order_hint(&self, a: Action) -> i32 {
-        eval::order_hint(self, a)
+        eval::order_info(self, a).1
+    }
+
+    fn order_info(&self, a: Action) -> (bool, i32) {
+        eval::order_info(self, a)
     }
 
     fn evaluate(&self, seat: Seat) -> i32 {

@@ -395,6 +395,7 @@ mod properties {
                         prop_assert_eq!(p.parse_action(&tok), Ok(a), "{}", tok);
                     }
                     prop_assert!(p.is_legal(a), "{} {}", s, tok);
+                    prop_assert_eq!(p.order_info(a), (p.is_tactical(a), p.order_hint(a)), "{}", tok);
                     let before = p.st;
                     let u = p.make(a);
                     prop_assert_eq!(p.key(), p.key_from_scratch(), "{} after {}", s, tok);
