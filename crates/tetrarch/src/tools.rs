@@ -16,8 +16,8 @@ use crate::{variants, with_variant, GameVisitor};
 /// quarter of a second per variant in a release build.
 pub fn bench_depth(variant: &str) -> u32 {
     match variant {
-        "quattuor" => 4,
-        "quadranj" | "quadranj4" => 4,
+        "quattuor" => 6,
+        "quadranj" | "quadranj4" => 6,
         v if v.starts_with("queenskings") => 8,
         _ => 8,
     }
