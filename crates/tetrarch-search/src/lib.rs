@@ -38,6 +38,13 @@
 //!   `0.75 + ln(depth)·ln(n)/2` actions, one less at PV nodes, for killers
 //!   and for a good history, one more for a bad history; a reduced search
 //!   that fails high is repeated at full depth.
+//! - **Futility and late-move pruning** near the frontier (non-PV, not in
+//!   check): at depth 1 a quiet action that gives no check is skipped when
+//!   the static value + 250 is at most alpha; at depth 1 / 2 / 3 the quiet
+//!   actions after the 6th / 10th / 16th are not searched (never at a
+//!   Best-Reply merged node).
+//! - **Forced quiescence**: where every legal action is tactical (a
+//!   compulsory checkers capture) quiescence does not stand pat.
 //!
 //! A position without legal actions is over: [`Game::outcome`] scores it as a
 //! win `MATE - ply`, a loss `-MATE + ply` or a draw `0` for the root. A

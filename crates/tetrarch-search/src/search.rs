@@ -119,9 +119,6 @@ pub(crate) const MAXN_TOTAL: i32 = 10_000;
 /// Max^n value vectors, one share per seat (at most four seats).
 pub(crate) type Shares = [i32; 4];
 
-/// Features switched off by the environment variable
-/// `TETRARCH_SEARCH_OFF` (comma-separated: `ext`, `null`, `lmr`, `evade`,
-/// `qtt`, `fut`), read once: for A/B matches while tuning.
 /// Whether `x` comes before `y` in move order: higher score, then the lower
 /// list index.
 #[inline(always)]
@@ -129,6 +126,9 @@ fn better(x: &Entry<impl Copy>, y: &Entry<impl Copy>) -> bool {
     x.score > y.score || (x.score == y.score && x.idx < y.idx)
 }
 
+/// Features switched off by the environment variable
+/// `TETRARCH_SEARCH_OFF` (comma-separated: `ext`, `null`, `lmr`, `evade`,
+/// `qtt`, `fut`, `lmp`, `forced`), read once: for A/B matches while tuning.
 pub(crate) fn off(feature: &str) -> bool {
     static OFF: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     OFF.get_or_init(|| std::env::var("TETRARCH_SEARCH_OFF").unwrap_or_default())
