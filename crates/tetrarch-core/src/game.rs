@@ -411,6 +411,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn null_move_ok(&self) -> bool {
         false
     }
+    /// Whether futility pruning is a sound guess here: a quiet action one
+    /// action from quiescence, with the static value far below alpha, is
+    /// unlikely to matter. The default: yes. Checkers says no: a quiet move
+    /// that offers a man is how a shot begins (the opponent must take, and
+    /// the recapture takes more), and only quiescence past that move sees it.
+    fn futility_ok(&self) -> bool {
+        true
+    }
     /// Makes `seat` the seat to move at once, at a turn start, as if the
     /// seats in between had passed, changing nothing else but the key (and
     /// what a pass changes by the rules). Used for the null move (the next

@@ -643,7 +643,7 @@ impl<'a, G: Game> Worker<'a, G> {
         // Futility pruning at the frontier: with the static value this far
         // below alpha, a quiet action one ply from quiescence is not
         // searched (checking actions still are).
-        let futility = if self.use_fut && depth == 1 && !pv_node && !in_check && alpha.abs() < MATE_BOUND {
+        let futility = if self.use_fut && depth == 1 && !pv_node && !in_check && alpha.abs() < MATE_BOUND && self.pos.futility_ok() {
             let f = self.eval(us) + FUTILITY_MARGIN;
             (f <= alpha).then_some(f)
         } else {

@@ -502,6 +502,10 @@ impl Game for QueensKings {
         m.kind() == MoveKind::Capture
     }
 
+    fn futility_ok(&self) -> bool {
+        false
+    }
+
     fn order_hint(&self, m: Move) -> i32 {
         eval::order_hint(self, m)
     }
