@@ -40,7 +40,8 @@
 //!   that fails high is repeated at full depth.
 //! - **Futility and late-move pruning** near the frontier (non-PV, not in
 //!   check): at depth 1 a quiet action that gives no check is skipped when
-//!   the static value + 250 is at most alpha; at depth 1 / 2 / 3 the quiet
+//!   the static value + 250 is at most alpha (where
+//!   [`Game::futility_ok`]: not in checkers); at depth 1 / 2 / 3 the quiet
 //!   actions after the 6th / 10th / 16th are not searched (never at a
 //!   Best-Reply merged node).
 //! - **Forced quiescence**: where every legal action is tactical (a
