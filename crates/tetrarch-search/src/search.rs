@@ -119,11 +119,16 @@ pub(crate) const MAXN_TOTAL: i32 = 10_000;
 /// Max^n value vectors, one share per seat (at most four seats).
 pub(crate) type Shares = [i32; 4];
 
-/// Whether `x` comes before `y` in move order: higher score, then the lower
-/// list index.
+/// The history entry of action `a` for `side` (four side buckets).
 #[inline(always)]
-fn better(x: &Entry<impl Copy>, y: &Entry<impl Copy>) -> bool {
-    x.score > y.score || (x.score == y.score && x.idx < y.idx)
+fn hist_slot<A: core::hash::Hash>(side: usize, a: &A) -> usize {
+    ((side & 3) << HIST_BITS) | (fx_hash(a) as usize & ((1 << HIST_BITS) - 1))
+}
+
+/// Move order: higher score first, then the lower list index.
+#[inline(always)]
+fn move_order<A>(x: &Entry<A>, y: &Entry<A>) -> core::cmp::Ordering {
+    y.score.cmp(&x.score).then(x.idx.cmp(&y.idx))
 }
 
 /// Features switched off by the environment variable
@@ -265,7 +270,7 @@ impl<'a, G: Game> Worker<'a, G> {
             .probe(self.pos.key() ^ self.root.salt)
             .and_then(|h| h.idx);
         let (_, n) = self.generate(tt_idx, 0, false);
-        self.moves[..n].sort_unstable_by(|x, y| y.score.cmp(&x.score).then(x.idx.cmp(&y.idx)));
+        self.moves[..n].sort_unstable_by(move_order);
         self.root_moves = self.moves[..n]
             .iter()
             .map(|e| RootMove {
@@ -353,8 +358,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     #[inline]
     fn hist_index(&self, a: &G::Action) -> usize {
-        let side = self.pos.side_of(self.pos.to_move()) & 3;
-        (side << HIST_BITS) | (fx_hash(a) as usize & ((1 << HIST_BITS) - 1))
+        hist_slot(self.pos.side_of(self.pos.to_move()), a)
     }
 
     /// Generates the legal actions onto the move stack, unordered: the
@@ -378,13 +382,13 @@ impl<'a, G: Game> Worker<'a, G> {
         if i < SELECT {
             let mut best = 0;
             for j in 1..list.len() {
-                if better(&list[j], &list[best]) {
+                if move_order(&list[j], &list[best]).is_lt() {
                     best = j;
                 }
             }
             list.swap(0, best);
         } else if i == SELECT {
-            list.sort_unstable_by(|x, y| y.score.cmp(&x.score).then(x.idx.cmp(&y.idx)));
+            list.sort_unstable_by(move_order);
         }
     }
 
@@ -395,7 +399,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.gen.clear();
         self.pos.search_actions(&mut self.gen);
         let killers = self.killers[ply.min(MAX_PLY)];
-        let side = self.pos.side_of(self.pos.to_move()) & 3;
+        let side = self.pos.side_of(self.pos.to_move());
         for (i, &a) in self.gen.iter().enumerate() {
             let (tactical, hint) = if tactical_only {
                 if !self.pos.is_tactical(a) {
@@ -415,8 +419,7 @@ impl<'a, G: Game> Worker<'a, G> {
             } else if killers[1] == Some(a) {
                 (KIND_KILLER, (1 << 26) - 1)
             } else {
-                let h = (side << HIST_BITS) | (fx_hash(&a) as usize & ((1 << HIST_BITS) - 1));
-                (KIND_QUIET, i32::from(self.history[h]) + hint.clamp(-8192, 8192))
+                (KIND_QUIET, i32::from(self.history[hist_slot(side, &a)]) + hint.clamp(-8192, 8192))
             };
             self.moves.push(Entry { a, score, idx, kind, skip });
         }
