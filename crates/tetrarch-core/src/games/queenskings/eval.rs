@@ -11,7 +11,14 @@
 //! - `queen_edge`: men one, two or three rows from their Queen edge with an
 //!   empty square ahead;
 //! - `mobility`: empty squares next to the colour's pieces in directions
-//!   they can move.
+//!   they can move;
+//! - `back_rank`: men still on the home edge, which is the Queen edge of the
+//!   colour opposite, while that colour is an enemy with men (duel and
+//!   free-for-all; in teams the colour opposite is the partner).
+//!
+//! [`KING`] and [`BACK_RANK`] were set by matches (docs/search.md, "Fourth
+//! session"): a King worth 2.3 men lost heavily in the duel to one worth
+//! 1.3 (a King steps one square, like a man that can turn back).
 
 use super::board::*;
 use super::moves::{Move, MoveKind};
@@ -21,7 +28,7 @@ use crate::bitboard::Bb192;
 /// Value of a man.
 pub const MAN: i32 = 100;
 /// Value of a King.
-pub const KING: i32 = 230;
+pub const KING: i32 = 130;
 /// Value of a Queen.
 pub const QUEEN: i32 = 420;
 /// Share of material kept by the pieces of a colour that is out (numerator
@@ -35,9 +42,12 @@ pub const CENTRE: i32 = 2;
 pub const QUEEN_EDGE: [i32; 4] = [0, 40, 20, 8];
 /// Per empty square a piece can step to.
 pub const MOBILITY: i32 = 2;
+/// Own men on the home edge (the opposite enemy's Queen edge), while that
+/// enemy still has men.
+pub const BACK_RANK: i32 = 16;
 /// Number of terms.
-const TERMS: usize = 5;
-const NAMES: [&str; TERMS] = ["material", "advance", "centre", "queen_edge", "mobility"];
+const TERMS: usize = 6;
+const NAMES: [&str; TERMS] = ["material", "advance", "centre", "queen_edge", "mobility", "back_rank"];
 
 /// Rows a man of `colour` on `s` still has to go to its Queen edge.
 fn to_go(colour: usize, s: Sq, n: usize) -> usize {
@@ -59,7 +69,7 @@ fn colour_terms(p: &QueensKings, c: usize) -> [i32; TERMS] {
     let queens = own & st.by_type[2];
     let material = men.count() as i32 * MAN + kings.count() as i32 * KING + queens.count() as i32 * QUEEN;
     if st.in_game >> c & 1 == 0 {
-        return [material * OUT_FRACTION / 4, 0, 0, 0, 0];
+        return [material * OUT_FRACTION / 4, 0, 0, 0, 0, 0];
     }
     let n = g.n;
     let half = (n / 2) as i32;
@@ -93,7 +103,14 @@ fn colour_terms(p: &QueensKings, c: usize) -> [i32; TERMS] {
     for sh in SHIFT {
         mobility += (kq.shift(sh) & empty).count() as i32;
     }
-    [material, advance * ADVANCE, centre * CENTRE, qedge, mobility * MOBILITY]
+    // Back rank: the colour opposite crowns its Queens on our home edge;
+    // men standing there keep those squares shut while it has men.
+    let opp = c ^ 2;
+    let mut back = 0;
+    if st.in_game >> opp & 1 != 0 && !same_side(p, c, opp) && (st.by_colour[opp] & st.by_type[0]).any() {
+        back = (men & g.qedge[opp]).count() as i32 * BACK_RANK;
+    }
+    [material, advance * ADVANCE, centre * CENTRE, qedge, mobility * MOBILITY, back]
 }
 
 fn same_side(p: &QueensKings, seat_colour: usize, c: usize) -> bool {

@@ -553,6 +553,26 @@ fn eval_is_symmetric_and_named() {
     assert!(p.is_tactical(l[0]) && p.order_hint(l[0]) > 0);
 }
 
+#[test]
+fn eval_back_rank_guards_the_opposite_queen_edge() {
+    let back = |p: &QueensKings, seat| p.eval_terms(seat).iter().find(|t| t.0 == "back_rank").unwrap().1;
+    // Duel: South keeps c1 and e1 at home, North g13; one man each besides.
+    let p = pos("queenskings9-duel", "6nm6/13/13/13/13/13/13/13/13/3nm9/13/13/2sm1sm8 s sn 0 1");
+    assert_eq!(back(&p, 0), eval::BACK_RANK);
+    assert_eq!(back(&p, 1), -eval::BACK_RANK);
+    // No North man is left to crown: South's home men guard nothing.
+    let p = pos("queenskings9-duel", "6nk6/13/13/13/13/13/13/13/13/13/13/13/2sm1sm8 s sn 0 1");
+    assert_eq!(back(&p, 0), 0);
+    // Teams: the opposite colour is the partner, so no colour scores it.
+    let p = QueensKings::startpos(&opts_of("queenskings9-teams"));
+    for seat in 0..4 {
+        assert_eq!(back(&p, seat), 0);
+    }
+    // Free-for-all: each colour guards against the colour opposite it.
+    let p = QueensKings::startpos(&opts_of("queenskings9"));
+    assert_eq!(back(&p, 0), 5 * eval::BACK_RANK - 3 * 5 * eval::BACK_RANK);
+}
+
 // ---- properties on random positions ------------------------------------------------
 
 mod properties {
