@@ -106,7 +106,39 @@ pub mod shared_rules {
 
 /// Evaluation geometry both variants use.
 pub mod eval_geometry {
-    use super::board::{file, rank, Sq};
+    use super::board::{file, first_blocker, rank, Sq, RAY_LEN};
+    use crate::bitboard::Bb256;
+    use super::men::Men;
+    use super::piece::{BISHOP, QUEEN, ROOK};
+
+    /// Slider mobility of `seat`: the cells its Bishops, Rooks and Queens
+    /// reach (empty, or held by another seat's man). On the 160-cell board
+    /// long open lines are most of a piece's worth, and a King with few
+    /// lines open against it is safe.
+    pub fn slider_mobility(m: &Men, seat: usize) -> i32 {
+        let own = m.by_seat[seat];
+        let q = m.by_type[QUEEN] & own;
+        let mut n = 0;
+        for s in (m.by_type[BISHOP] & own) | q {
+            n += (4..8).map(|d| reach(m, own, d, s)).sum::<u32>();
+        }
+        for s in (m.by_type[ROOK] & own) | q {
+            n += (0..4).map(|d| reach(m, own, d, s)).sum::<u32>();
+        }
+        n as i32
+    }
+
+    /// The cells a slider on `s` of the seat with men `own` reaches in
+    /// direction `d`: up to the first man, that one included unless it is
+    /// its own.
+    #[inline(always)]
+    fn reach(m: &Men, own: Bb256, d: usize, s: Sq) -> u32 {
+        let len = u32::from(RAY_LEN[d][s]);
+        match first_blocker(d, s, m.occ) {
+            None => len,
+            Some(b) => len - u32::from(RAY_LEN[d][b]) - u32::from(own.has(b)),
+        }
+    }
 
     /// 6 in the middle four squares of the centre, falling by one per ring.
     pub fn centre_bonus(s: Sq) -> i32 {

@@ -396,3 +396,23 @@ mod properties {
         assert!(l.len() < MAX_ACTIONS);
     }
 }
+
+/// The `mobility` term, counted by hand: a White Rook on b4 reaches b5–b11
+/// (7), a4 (1) and c4–n4 (12); nobody else has a slider. White's team gets
+/// 20 cells at [`eval::MOBILITY`] each, the other team the same negated,
+/// and the terms still add up to the evaluation.
+#[test]
+fn eval_mobility_counts_the_cells_sliders_reach() {
+    let p = pos("4yK3/8/8/14/14/14/13rK/bK13/14/14/1wR12/8/8/3wK4 w - 0 1");
+    for seat in 0..4 {
+        let terms = p.eval_terms(seat);
+        let mobility = terms.iter().find(|t| t.0 == "mobility").expect("a mobility term").1;
+        let sign = if seat % 2 == 0 { 1 } else { -1 };
+        assert_eq!(mobility, sign * 20 * eval::MOBILITY, "seat {seat}");
+        assert_eq!(terms.iter().map(|t| t.1).sum::<i32>(), p.evaluate(seat), "seat {seat}");
+    }
+    // A man of its own on the line stops the Rook before it: b6 leaves b5.
+    let q = pos("4yK3/8/8/14/14/14/13rK/bK13/14/1wP12/1wR12/8/8/3wK4 w - 0 1");
+    let mobility = q.eval_terms(0).iter().find(|t| t.0 == "mobility").unwrap().1;
+    assert_eq!(mobility, 13 * eval::MOBILITY);
+}

@@ -2,11 +2,12 @@
 //!
 //! Terms (the seat's team minus the other): `material`, `advance` (pawns
 //! towards promotion), `centre` (N, B, Q near the centre), `king` (a King
-//! still surrounded by its own men).
+//! still surrounded by its own men), `mobility` (cells the Bishops, Rooks
+//! and Queens reach).
 
 use super::moves::Move;
 use super::TeamChess;
-use crate::games::chess4::eval_geometry::{advance, centre_bonus};
+use crate::games::chess4::eval_geometry::{advance, centre_bonus, slider_mobility};
 use crate::games::chess4::board::{Sq, KING_STEPS};
 use crate::games::chess4::piece::*;
 
@@ -19,8 +20,10 @@ pub const ADVANCE: i32 = 5;
 pub const CENTRE: i32 = 3;
 /// Per own man next to the King.
 pub const SHELTER: i32 = 6;
+/// Per cell a Bishop, Rook or Queen reaches.
+pub const MOBILITY: i32 = 3;
 
-fn seat_terms(p: &TeamChess, seat: usize) -> [i32; 4] {
+fn seat_terms(p: &TeamChess, seat: usize) -> [i32; 5] {
     let (mut material, mut adv, mut centre) = (0, 0, 0);
     for ty in 0..COUNT {
         for s in p.men.by_type[ty] & p.men.by_seat[seat] {
@@ -37,12 +40,12 @@ fn seat_terms(p: &TeamChess, seat: usize) -> [i32; 4] {
     } else {
         -20_000
     };
-    [material, adv * ADVANCE, centre * CENTRE, king]
+    [material, adv * ADVANCE, centre * CENTRE, king, MOBILITY * slider_mobility(&p.men, seat)]
 }
 
 /// The terms for `seat`'s team minus the other team (no allocation).
-fn totals(p: &TeamChess, seat: usize) -> [i32; 4] {
-    let mut t = [0i32; 4];
+fn totals(p: &TeamChess, seat: usize) -> [i32; 5] {
+    let mut t = [0i32; 5];
     for s in 0..4 {
         let sign = if s & 1 == seat & 1 { 1 } else { -1 };
         for (i, v) in seat_terms(p, s).iter().enumerate() {
@@ -55,7 +58,7 @@ fn totals(p: &TeamChess, seat: usize) -> [i32; 4] {
 /// The named terms for `seat`'s team minus the other team.
 pub fn terms(p: &TeamChess, seat: usize) -> Vec<(&'static str, i32)> {
     let t = totals(p, seat);
-    vec![("material", t[0]), ("advance", t[1]), ("centre", t[2]), ("king", t[3])]
+    vec![("material", t[0]), ("advance", t[1]), ("centre", t[2]), ("king", t[3]), ("mobility", t[4])]
 }
 
 /// The evaluation for `seat`'s team.
