@@ -206,6 +206,13 @@ pub(crate) struct Worker<'a, G: Game> {
     use_fut: bool,
     use_lmp: bool,
     use_forced: bool,
+    use_cm: bool,
+    /// `prev[ply]`: the action that led to the node at `ply` (None after a
+    /// null move, an out-of-turn action, or at the root).
+    prev: Vec<Option<G::Action>>,
+    /// Counter-moves: the quiet action that last cut off after an action,
+    /// indexed by that action's hash.
+    counter: Box<[Option<G::Action>]>,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -258,6 +265,9 @@ impl<'a, G: Game> Worker<'a, G> {
             use_fut: !off("fut"),
             use_lmp: !off("lmp"),
             use_forced: !off("forced"),
+            use_cm: !off("cm"),
+            prev: vec![None; MAX_PLY + 2],
+            counter: vec![None; 1 << HIST_BITS].into_boxed_slice(),
         };
         w.init_root();
         w
@@ -399,6 +409,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.gen.clear();
         self.pos.search_actions(&mut self.gen);
         let killers = self.killers[ply.min(MAX_PLY)];
+        let counter = self.counter_of(ply);
         let side = self.pos.side_of(self.pos.to_move());
         for (i, &a) in self.gen.iter().enumerate() {
             let (tactical, hint) = if tactical_only {
@@ -418,6 +429,8 @@ impl<'a, G: Game> Worker<'a, G> {
                 (KIND_KILLER, 1 << 26)
             } else if killers[1] == Some(a) {
                 (KIND_KILLER, (1 << 26) - 1)
+            } else if counter == Some(a) {
+                (KIND_KILLER, (1 << 26) - 2)
             } else {
                 (KIND_QUIET, i32::from(self.history[hist_slot(side, &a)]) + hint.clamp(-8192, 8192))
             };
@@ -484,8 +497,27 @@ impl<'a, G: Game> Worker<'a, G> {
         self.pv_len[ply] = len + 1;
     }
 
+    /// The counter-move slot of the action that led to `ply`.
+    #[inline]
+    fn counter_slot(&self, ply: usize) -> Option<usize> {
+        let p = self.prev[ply.min(MAX_PLY + 1)]?;
+        Some(fx_hash(&p) as usize & ((1 << HIST_BITS) - 1))
+    }
+
+    /// The counter-move to the action that led to `ply`, if any.
+    #[inline]
+    fn counter_of(&self, ply: usize) -> Option<G::Action> {
+        if !self.use_cm {
+            return None;
+        }
+        self.counter[self.counter_slot(ply)?]
+    }
+
     fn update_quiet_stats(&mut self, ply: usize, depth: i32, best: usize, base: usize) {
         let a = self.moves[best].a;
+        if let Some(c) = self.counter_slot(ply) {
+            self.counter[c] = Some(a);
+        }
         let k = &mut self.killers[ply];
         if k[0] != Some(a) {
             k[1] = k[0];
@@ -608,6 +640,7 @@ impl<'a, G: Game> Worker<'a, G> {
         {
             let next = (self.pos.to_move() + 1) % self.root.seats.max(1);
             if let Some(u) = self.pos.skip_to(next) {
+                self.prev[ply + 1] = None;
                 let flip = self.is_us() != us;
                 let mut s = -INF;
                 if flip {
@@ -678,6 +711,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 None
             };
             let u = self.pos.make(m.a);
+            self.prev[ply + 1] = (m.skip == 0).then_some(m.a);
             self.tick();
             if merged {
                 self.brs_replied = true;
@@ -994,6 +1028,7 @@ impl<'a, G: Game> Worker<'a, G> {
             self.pick(base, i, n);
             let m = self.moves[base + i];
             let u = self.pos.make(m.a);
+            self.prev[ply + 1] = Some(m.a);
             self.tick();
             let child_limit = if self.pos.to_move() != mover && best[mover] >= 0 {
                 MAXN_TOTAL - best[mover]
@@ -1051,6 +1086,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             let a = self.root_moves[i].a;
             let u = self.pos.make(a);
+            self.prev[1] = Some(a);
             self.tick();
             let limit = if !full && self.pos.to_move() != mover && best_share >= 0 {
                 MAXN_TOTAL - best_share
@@ -1139,6 +1175,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             let a = self.root_moves[i].a;
             let u = self.pos.make(a);
+            self.prev[1] = Some(a);
             self.tick();
             let flip = !self.is_us();
             let mut s;
