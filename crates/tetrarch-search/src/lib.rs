@@ -118,7 +118,9 @@
 //!
 //! **Time** (`time.rs`). `movetime` minus `move_overhead` is a hard limit.
 //! With a clock: budget = `time / movestogo` (or `/ 30`) + `3/4 inc` −
-//! overhead is the soft limit (no new iteration once `elapsed > 0.6 · soft`);
+//! overhead is the soft limit (no new iteration once `elapsed > 0.6 · soft`,
+//! times 1.8 right after the best root action changed down to 0.8 once it
+//! has held for four iterations);
 //! the hard limit is `min(time / 4 + inc, time − overhead)`; both ≥ 1 ms. The
 //! stop flag, the hard limit and the node limit are polled every 256 nodes.
 //! With `infinite` (and no depth, node or time limit) the search waits for
@@ -497,6 +499,9 @@ fn main_loop<G: Game>(
 ) -> (Vec<G::Action>, i32, u32) {
     let lines = config.multipv.clamp(1, w.root_moves.len());
     let mut completed = 0;
+    let mut last_best = None;
+    let mut stable = 0;
+    let use_tm = !search::off("tm");
     for depth in 1..=max_depth {
         let mut done = true;
         for k in 0..lines {
@@ -526,7 +531,12 @@ fn main_loop<G: Game>(
                 pv: rm.pv.clone(),
             });
         }
-        if tc.stop_iterating() || limits.nodes.is_some_and(|l| nodes >= l) || w.stop_requested() {
+        let best = w.root_moves[0].a;
+        let changed = last_best.is_some_and(|b| b != best);
+        stable = if changed { 0 } else { stable + 1 };
+        last_best = Some(best);
+        let scale = if use_tm { time::stability_scale(changed, stable) } else { 1.0 };
+        if tc.stop_iterating(scale) || limits.nodes.is_some_and(|l| nodes >= l) || w.stop_requested() {
             break;
         }
     }

@@ -65,10 +65,28 @@ impl TimeControl {
         self.hard.is_some_and(|h| self.elapsed() >= h)
     }
 
-    /// After an iteration: whether to start no further one.
-    pub fn stop_iterating(&self) -> bool {
+    /// After an iteration: whether to start no further one. `scale`
+    /// stretches or shrinks the soft limit (see [`stability_scale`]).
+    pub fn stop_iterating(&self, scale: f64) -> bool {
         let e = self.elapsed();
-        self.soft.is_some_and(|s| e > s.mul_f64(0.6)) || self.hard.is_some_and(|h| e >= h)
+        self.soft.is_some_and(|s| e > s.mul_f64(0.6 * scale)) || self.hard.is_some_and(|h| e >= h)
+    }
+}
+
+/// How much of the soft limit to use after an iteration, from how settled
+/// the best action is: `changed` whether this iteration's best action
+/// differs from the last one's, `stable` for how many iterations in a row
+/// it has not. An unsettled choice gets more time, a settled one less
+/// (never past the hard limit).
+pub(crate) fn stability_scale(changed: bool, stable: u32) -> f64 {
+    if changed {
+        1.8
+    } else {
+        match stable {
+            0..=1 => 1.2,
+            2..=3 => 1.0,
+            _ => 0.8,
+        }
     }
 }
 
@@ -76,6 +94,25 @@ impl TimeControl {
 mod tests {
     use super::*;
     use crate::Clock;
+
+    #[test]
+    fn an_unsettled_best_action_gets_more_time() {
+        let tc = TimeControl {
+            start: Instant::now() - Duration::from_millis(70),
+            soft: Some(Duration::from_millis(100)),
+            hard: Some(Duration::from_secs(60)),
+        };
+        // 70 ms spent of a 100 ms soft limit: past 60 % of it.
+        assert!(tc.stop_iterating(1.0));
+        assert!(tc.stop_iterating(stability_scale(false, 5)));
+        // The best action just changed: up to 108 ms.
+        assert!(!tc.stop_iterating(stability_scale(true, 0)));
+        assert!(stability_scale(true, 0) > stability_scale(false, 1));
+        assert!(stability_scale(false, 1) > stability_scale(false, 5));
+        // Never past the hard limit, whatever the scale.
+        let late = TimeControl { hard: Some(Duration::from_millis(50)), ..tc };
+        assert!(late.stop_iterating(100.0));
+    }
 
     #[test]
     fn budgets() {
