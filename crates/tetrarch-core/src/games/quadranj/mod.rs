@@ -576,4 +576,22 @@ impl Game for Quadranj {
     fn eval_terms(&self, seat: Seat) -> Vec<(&'static str, i32)> {
         eval::terms(self, seat)
     }
+
+    /// `quadranj4` only, at a turn start (no moved marks), to another seat
+    /// still in the game: that seat is to move, nothing else changes (the
+    /// turn number and the §6.5 counter stay; Best-Reply Search undoes it).
+    fn skip_to(&mut self, seat: Seat) -> Option<Undo> {
+        let st = &self.st;
+        if self.geo.seats != 4 || st.index != 0 || st.res != 0 || seat >= 4 || seat == st.to_move as usize || st.in_game >> seat & 1 == 0 {
+            return None;
+        }
+        let u = Undo(self.st);
+        self.st.key ^= keys::side(self.st.to_move as usize) ^ keys::side(seat);
+        self.st.to_move = seat as u8;
+        Some(u)
+    }
+
+    fn unskip(&mut self, u: Undo) {
+        self.st = u.0;
+    }
 }

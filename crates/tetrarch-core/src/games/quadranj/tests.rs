@@ -872,3 +872,45 @@ fn search_hooks_and_render() {
     let r = after(&q, "e8c8");
     assert!(r.evaluate(1) > r.evaluate(0));
 }
+
+/// `skip_to` (Best-Reply Search in `quadranj4`): at a turn start another
+/// seat in the game becomes the seat to move with its own actions, and
+/// `unskip` gives back the position exactly; never mid-turn, never in the
+/// 2-player game, never to the seat already to move.
+#[test]
+fn skip_to_hands_the_turn_to_another_seat_at_a_turn_start() {
+    let mut p = Quadranj::startpos(&o4());
+    let (key, s0) = (p.key(), p.position_string());
+    let first = p.to_move();
+    let other = (first + 1) % 4;
+    assert!(p.skip_to(first).is_none());
+    let u = p.skip_to(other).expect("a turn start of quadranj4");
+    assert_eq!(p.to_move(), other);
+    assert_ne!(p.key(), key);
+    // The actions are the other seat's: the same as in the position string
+    // with that seat to move.
+    let s_other = p.position_string();
+    let q = pos4(&s_other);
+    assert_eq!(q.to_move(), other);
+    let (mut a, mut b) = (<Quadranj as Game>::Actions::default(), <Quadranj as Game>::Actions::default());
+    p.legal_actions(&mut a);
+    q.legal_actions(&mut b);
+    assert!(!a.is_empty());
+    assert_eq!(a.len(), b.len());
+    p.unskip(u);
+    assert_eq!((p.key(), p.position_string()), (key, s0));
+
+    // Mid-turn (after the first action): no.
+    let mut acts = <Quadranj as Game>::Actions::default();
+    p.legal_actions(&mut acts);
+    let a0 = acts.iter().copied().find(|&x| {
+        let mut c = p.clone();
+        c.make(x);
+        !c.at_turn_start()
+    });
+    p.make(a0.expect("a first action that leaves the turn open"));
+    assert!(p.skip_to(other).is_none());
+    // The 2-player game: no.
+    let mut p2 = Quadranj::startpos(&o2());
+    assert!(p2.skip_to(1 - p2.to_move()).is_none());
+}
