@@ -99,8 +99,13 @@ impl<const W: usize> BitBoard<W> {
 
     /// Number of cells in the set.
     #[inline(always)]
-    pub fn count(&self) -> u32 {
-        self.0.iter().map(|w| w.count_ones()).sum()
+    pub const fn count(&self) -> u32 {
+        let (mut n, mut i) = (0, 0);
+        while i < W {
+            n += self.0[i].count_ones();
+            i += 1;
+        }
+        n
     }
 
     /// Lowest cell, if any.

@@ -158,3 +158,25 @@ pub mod eval_geometry {
         }
     }
 }
+
+/// Test helpers both variants' tests use.
+#[cfg(test)]
+pub(crate) mod test_util {
+    use crate::game::Game;
+
+    /// The `mobility` term of `p` for `seat`.
+    pub fn mobility<G: Game>(p: &G, seat: usize) -> i32 {
+        p.eval_terms(seat).iter().find(|t| t.0 == "mobility").expect("a mobility term").1
+    }
+
+    /// For every seat: the `mobility` term is `team0` (seat 0's team minus
+    /// the other, negated for the other team), and the terms add up to the
+    /// evaluation.
+    pub fn assert_team_mobility<G: Game>(p: &G, team0: i32) {
+        for seat in 0..4 {
+            let sign = if seat % 2 == 0 { 1 } else { -1 };
+            assert_eq!(mobility(p, seat), sign * team0, "seat {seat}");
+            assert_eq!(p.eval_terms(seat).iter().map(|t| t.1).sum::<i32>(), p.evaluate(seat), "seat {seat}");
+        }
+    }
+}

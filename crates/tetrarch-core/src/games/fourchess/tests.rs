@@ -403,16 +403,10 @@ mod properties {
 /// and the terms still add up to the evaluation.
 #[test]
 fn eval_mobility_counts_the_cells_sliders_reach() {
+    use crate::games::chess4::test_util::{assert_team_mobility, mobility};
     let p = pos("4yK3/8/8/14/14/14/13rK/bK13/14/14/1wR12/8/8/3wK4 w - 0 1");
-    for seat in 0..4 {
-        let terms = p.eval_terms(seat);
-        let mobility = terms.iter().find(|t| t.0 == "mobility").expect("a mobility term").1;
-        let sign = if seat % 2 == 0 { 1 } else { -1 };
-        assert_eq!(mobility, sign * 20 * eval::MOBILITY, "seat {seat}");
-        assert_eq!(terms.iter().map(|t| t.1).sum::<i32>(), p.evaluate(seat), "seat {seat}");
-    }
-    // A man of its own on the line stops the Rook before it: b6 leaves b5.
+    assert_team_mobility(&p, 20 * eval::MOBILITY);
+    // A man of its own on b5 closes the Rook's way up: a4 and c4–n4 remain.
     let q = pos("4yK3/8/8/14/14/14/13rK/bK13/14/1wP12/1wR12/8/8/3wK4 w - 0 1");
-    let mobility = q.eval_terms(0).iter().find(|t| t.0 == "mobility").unwrap().1;
-    assert_eq!(mobility, 13 * eval::MOBILITY);
+    assert_eq!(mobility(&q, 0), 13 * eval::MOBILITY);
 }

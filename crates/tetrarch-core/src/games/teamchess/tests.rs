@@ -246,17 +246,11 @@ fn pgn4_result_tags() {
 /// taken), the cells behind it do not.
 #[test]
 fn eval_mobility_counts_the_cells_sliders_reach() {
+    use crate::games::chess4::test_util::{assert_team_mobility, mobility};
     let p = pos("3yK4/8/8/14/14/14/13gK/bK13/14/14/1rR12/8/8/3rK4 r - - 0 1");
-    for seat in 0..4 {
-        let terms = p.eval_terms(seat);
-        let mobility = terms.iter().find(|t| t.0 == "mobility").expect("a mobility term").1;
-        let sign = if seat % 2 == 0 { 1 } else { -1 };
-        assert_eq!(mobility, sign * 20 * eval::MOBILITY, "seat {seat}");
-        assert_eq!(terms.iter().map(|t| t.1).sum::<i32>(), p.evaluate(seat), "seat {seat}");
-    }
+    assert_team_mobility(&p, 20 * eval::MOBILITY);
     // A Blue Bishop on f4 ends the Rook's way right: c4, d4, e4, f4. The
     // Bishop reaches e5–a9 (5), g5–m11 (7), e3–d2 (2) and g3–i1 (3).
     let q = pos("3yK4/8/8/14/14/14/13gK/bK13/14/14/1rR3bB8/8/8/3rK4 r - - 0 1");
-    let red = q.eval_terms(0).iter().find(|t| t.0 == "mobility").unwrap().1;
-    assert_eq!(red, (7 + 1 + 4 - 17) * eval::MOBILITY);
+    assert_team_mobility(&q, (7 + 1 + 4 - 17) * eval::MOBILITY);
 }
