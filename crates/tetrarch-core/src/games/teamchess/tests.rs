@@ -246,7 +246,7 @@ fn pgn4_result_tags() {
 /// taken), the cells behind it do not.
 #[test]
 fn eval_mobility_counts_the_cells_sliders_reach() {
-    use crate::games::chess4::test_util::{assert_team_mobility, mobility};
+    use crate::games::chess4::test_util::assert_team_mobility;
     let p = pos("3yK4/8/8/14/14/14/13gK/bK13/14/14/1rR12/8/8/3rK4 r - - 0 1");
     assert_team_mobility(&p, 20 * eval::MOBILITY);
     // A Blue Bishop on f4 ends the Rook's way right: c4, d4, e4, f4. The
