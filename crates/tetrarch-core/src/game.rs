@@ -435,6 +435,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     }
 }
 
+/// The value of `g`'s evaluation term `name` for `seat` (for tests).
+#[cfg(test)]
+pub(crate) fn eval_term<G: Game>(g: &G, seat: Seat, name: &str) -> i32 {
+    g.eval_terms(seat).iter().find(|t| t.0 == name).unwrap_or_else(|| panic!("no term {name}")).1
+}
+
 /// The canonical token of one action, allocating (for the protocol, never
 /// inside search or perft).
 pub fn action_string<G: Game>(g: &G, a: G::Action) -> String {

@@ -409,7 +409,8 @@ impl<'a, G: Game> Worker<'a, G> {
         self.gen.clear();
         self.pos.search_actions(&mut self.gen);
         let killers = self.killers[ply.min(MAX_PLY)];
-        let counter = self.counter_of(ply);
+        // Quiescence lists tactical actions only: no counter-move to look for.
+        let counter = if tactical_only { None } else { self.counter_of(ply) };
         let side = self.pos.side_of(self.pos.to_move());
         for (i, &a) in self.gen.iter().enumerate() {
             let (tactical, hint) = if tactical_only {

@@ -162,11 +162,11 @@ pub mod eval_geometry {
 /// Test helpers both variants' tests use.
 #[cfg(test)]
 pub(crate) mod test_util {
-    use crate::game::Game;
+    use crate::game::{eval_term, Game};
 
     /// The `mobility` term of `p` for `seat`.
     pub fn mobility<G: Game>(p: &G, seat: usize) -> i32 {
-        p.eval_terms(seat).iter().find(|t| t.0 == "mobility").expect("a mobility term").1
+        eval_term(p, seat, "mobility")
     }
 
     /// For every seat: the `mobility` term is `team0` (seat 0's team minus

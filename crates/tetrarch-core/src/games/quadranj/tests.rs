@@ -856,7 +856,7 @@ fn search_hooks_and_render() {
     // A move onto the mover's home is tactical (it wins at once).
     assert!(q.is_tactical(q.parse_action("h1h8").unwrap()));
     assert!(!q.is_tactical(q.parse_action("h1h7").unwrap()));
-    let home = |p: &Quadranj, seat: usize| p.eval_terms(seat).iter().find(|t| t.0 == "home").unwrap().1;
+    let home = |p: &Quadranj, seat: usize| crate::game::eval_term(p, seat, "home");
     assert_eq!(home(&q, 0), eval::HOME_LINE);
     assert_eq!(home(&q, 1), -eval::HOME_LINE);
     // A unit on h4 closes the file, and Red's two corners are h8 (the home)

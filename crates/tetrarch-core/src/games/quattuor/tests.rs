@@ -703,7 +703,7 @@ fn search_hooks() {
     assert_eq!(names, ["material", "advance", "reach", "king", "tempo"]);
     // The race: Black's Ace is 1 turn from its goal rank (1 rank at range
     // 2), Red's Queen and King 7 turns (14 ranks at range 2): Black leads.
-    let tempo = |p: &Quattuor, seat: usize| p.eval_terms(seat).iter().find(|t| t.0 == "tempo").unwrap().1;
+    let tempo = |p: &Quattuor, seat: usize| crate::game::eval_term(p, seat, "tempo");
     assert_eq!(tempo(&p, 1), eval::TEMPO);
     assert_eq!(tempo(&p, 0), -eval::TEMPO);
     // Nobody within 4 turns at the start: no tempo term.

@@ -555,7 +555,7 @@ fn eval_is_symmetric_and_named() {
 
 #[test]
 fn eval_back_rank_guards_the_opposite_queen_edge() {
-    let back = |p: &QueensKings, seat| p.eval_terms(seat).iter().find(|t| t.0 == "back_rank").unwrap().1;
+    let back = |p: &QueensKings, seat| crate::game::eval_term(p, seat, "back_rank");
     // Duel: South keeps c1 and e1 at home, North g13; one man each besides.
     let p = pos("queenskings9-duel", "6nm6/13/13/13/13/13/13/13/13/3nm9/13/13/2sm1sm8 s sn 0 1");
     assert_eq!(back(&p, 0), eval::BACK_RANK);
