@@ -312,6 +312,11 @@ impl Engine {
             if g == Generic::Strategy && !ops.free_for_all() || g == Generic::SetupSeed && !ops.has_setup() {
                 continue;
             }
+            if g == Generic::Strategy {
+                let kind = tetrarch_core::game::OptionKind::Combo(options::strategies(ops.variant()));
+                v.push(option_line(g.name(), Some(&kind)));
+                continue;
+            }
             v.push(option_line(g.name(), g.kind().as_ref()));
         }
         v.push(option_line("Ponder", Some(&tetrarch_core::game::OptionKind::Check(false))));
@@ -377,7 +382,7 @@ impl Engine {
                     self.session.ops().new_game();
                 }
                 Generic::Strategy => {
-                    self.settings.strategy = options::STRATEGIES.iter().find(|s| **s == v).copied().unwrap_or("paranoid")
+                    self.settings.strategy = options::STRATEGIES.iter().find(|s| **s == v).copied()
                 }
                 Generic::ClearHash => {}
             }

@@ -344,7 +344,7 @@ impl<G: Game> Session<G> {
         let config = Config {
             multipv: settings.multipv,
             threads: settings.threads,
-            strategy: Strategy::from_name(settings.strategy).unwrap_or_default(),
+            strategy: Strategy::from_name(settings.strategy.unwrap_or(crate::options::default_strategy(self.variant()))).unwrap_or_default(),
         };
         let flags = Arc::new(Flags::default());
         let kind = if g.ponder {
@@ -613,16 +613,18 @@ impl<G: Game> SessionOps for Session<G> {
     }
 }
 
-/// Runs a search to `depth` on `pos` with a fresh table (for `bench`);
-/// returns the result, the nodes and the time, or the panic text.
+/// Runs a search to `depth` on `pos` with a fresh table and the variant's
+/// default `strategy` (for `bench`); returns the result, the nodes and the
+/// time, or the panic text.
 pub(crate) fn bench_search<G: Game>(
     searcher: &mut Searcher<G>,
     pos: &G,
     depth: u32,
+    strategy: &str,
 ) -> Result<(SearchResult<G::Action>, Duration), String> {
     searcher.clear();
     let limits = Limits { depth: Some(depth), ..Limits::default() };
-    let config = Config { multipv: 1, threads: 1, ..Config::default() };
+    let config = Config { multipv: 1, threads: 1, strategy: Strategy::from_name(strategy).unwrap_or_default() };
     let stop = AtomicBool::new(false);
     let t = Instant::now();
     let r = catch_unwind(AssertUnwindSafe(|| searcher.search(pos, &[], &limits, &config, &stop, &mut |_| {})))

@@ -52,6 +52,37 @@ fn handshake() {
 }
 
 #[test]
+fn strategy_default_is_per_variant_until_set() {
+    let (mut e, cap) = engine("queenskings9");
+    let line = |v: &[String]| v.iter().find(|l| l.starts_with("option name Strategy")).cloned();
+    assert_eq!(
+        line(&run(&mut e, &cap, "uci")).as_deref(),
+        Some("option name Strategy type combo default paranoid var paranoid var brs var maxn")
+    );
+    assert!(run(&mut e, &cap, "setoption name UCI_Variant value quadranj4").is_empty());
+    assert_eq!(
+        line(&run(&mut e, &cap, "uci")).as_deref(),
+        Some("option name Strategy type combo default brs var brs var paranoid var maxn")
+    );
+    assert_eq!(e.settings().strategy, None);
+    // A strategy once set holds in every variant, like the other engine options.
+    assert!(run(&mut e, &cap, "setoption name Strategy value Paranoid").is_empty());
+    assert_eq!(e.settings().strategy, Some("paranoid"));
+    assert!(run(&mut e, &cap, "setoption name UCI_Variant value queenskings").is_empty());
+    assert_eq!(e.settings().strategy, Some("paranoid"));
+    // The search follows the default: the same tree as brs set by name.
+    let nodes = |set: &str| {
+        let out = crate::run_script(&format!("setoption name UCI_Variant value quadranj4\n{set}position startpos\ngo depth 3\n"));
+        let info = out.iter().find(|l| l.starts_with("info depth 3 ")).cloned().unwrap_or_default();
+        info.split_whitespace().skip_while(|w| *w != "nodes").nth(1).map(str::to_owned)
+    };
+    let default = nodes("");
+    assert!(default.is_some());
+    assert_eq!(default, nodes("setoption name Strategy value brs\n"));
+    assert_ne!(default, nodes("setoption name Strategy value paranoid\n"));
+}
+
+#[test]
 fn empty_and_blank_lines_are_silent() {
     let (mut e, cap) = engine("toy");
     for l in ["", "   ", "\t", "\r", "\r\n", " \t \r\n"] {

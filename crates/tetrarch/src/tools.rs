@@ -161,7 +161,7 @@ impl GameVisitor for BenchVisitor<'_> {
                     }
                 }
             };
-            match bench_search(&mut searcher, &pos, depth) {
+            match bench_search(&mut searcher, &pos, depth, crate::options::default_strategy(variant)) {
                 Ok((r, el)) => {
                     *self.nodes += r.nodes;
                     *self.time += el;

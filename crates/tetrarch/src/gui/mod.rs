@@ -27,7 +27,7 @@ fn json_str_items<S: AsRef<str>>(j: &mut String, items: impl Iterator<Item = S>)
     }
 }
 
-use crate::options::{check_value, STRATEGIES};
+use crate::options::{check_value, default_strategy, strategies, STRATEGIES};
 use crate::out::Captured;
 use crate::{variants, with_variant, Engine, Out};
 use http::{Request, Response};
@@ -356,7 +356,7 @@ impl Gui {
             lines.push(format!("setoption name {} value {v}", spec.name));
         }
         if self.facts.ffa {
-            lines.push(format!("setoption name Strategy value {}", self.strategy.unwrap_or(STRATEGIES[0])));
+            lines.push(format!("setoption name Strategy value {}", self.strategy.unwrap_or(default_strategy(self.variant))));
         }
         // Under a clock the in-process engine keeps a margin for the GUI's
         // polling of its answer.
@@ -766,7 +766,7 @@ impl Gui {
                     ));
                     json_str_items(&mut j, f.names.iter());
                     j.push_str("],\"options\":[");
-                    let strategy = f.ffa.then_some(("Strategy", OptionKind::Combo(STRATEGIES), true));
+                    let strategy = f.ffa.then_some(("Strategy", OptionKind::Combo(strategies(v)), true));
                     let all = f.options.iter().map(|o| (o.name, o.kind.clone(), false)).chain(strategy);
                     for (k, (name, kind, engine)) in all.enumerate() {
                         if k > 0 {

@@ -365,12 +365,17 @@ fn rule_options_apply_to_the_referee_and_the_engine() {
         &mut g,
         "POST",
         "/api/new",
-        &[("variant", "quadranj4"), ("players", "human,human,human,human"), ("option.Strategy", "BRS")],
+        &[("variant", "quadranj4"), ("players", "human,human,human,human"), ("option.Strategy", "MAXN")],
     );
     assert_eq!(s, 200, "{b}");
-    assert!(b.contains("\"options\":{\"Strategy\":\"brs\"}"), "{b}");
+    assert!(b.contains("\"options\":{\"Strategy\":\"maxn\"}"), "{b}");
     g.position_for(None).unwrap();
-    assert_eq!(g.engine.settings().strategy, "brs");
+    assert_eq!(g.engine.settings().strategy, Some("maxn"));
+    // Without the option, the variant's own default (brs in quadranj4).
+    let (s, b) = call(&mut g, "POST", "/api/new", &[("variant", "quadranj4"), ("players", "human,human,human,human")]);
+    assert_eq!(s, 200, "{b}");
+    g.position_for(None).unwrap();
+    assert_eq!(g.engine.settings().strategy, Some("brs"));
 }
 
 #[test]
