@@ -10,7 +10,10 @@
 //! - `royal`: the royal's free orthogonal neighbours; a boxed-in royal loses;
 //! - `home`: the royal's open roads home: a clear slide onto it (won at the
 //!   seat's next action unless an opponent blocks it first) or clear
-//!   two-slide roads by a corner (a royal slides once per turn, §4.2).
+//!   two-slide roads by a corner (a royal slides once per turn, §4.2); more
+//!   when the royal stands at the *gate*: in its own Keep or beside a free
+//!   square of it, where only royals may come between it and its home
+//!   (§2.6), so nothing but another royal can stop it.
 
 use super::board::{Sq, NO_SQ};
 use super::cell::{self, T_PILOT, T_ROYAL};
@@ -35,6 +38,10 @@ pub const BOXED: i32 = 600;
 pub const HOME_LINE: i32 = 250;
 /// Per clear two-slide road home (by one of the two corners).
 pub const HOME_CORNER: i32 = 50;
+/// A clear slide home from the gate (added to [`HOME_LINE`]).
+pub const GATE_LINE: i32 = 400;
+/// The royal at the gate without a clear slide home (at most two turns).
+pub const GATE: i32 = 200;
 
 /// The names of the terms, in the order [`seat_terms`] returns them.
 const NAMES: [&str; 5] = ["material", "race", "threats", "royal", "home"];
@@ -65,15 +72,17 @@ fn slide_clear(p: &Quadranj, s: usize, a: Sq, b: Sq) -> bool {
 fn home_roads(p: &Quadranj, s: usize, r: Sq) -> i32 {
     let g = p.geo;
     let home = g.home[s] as Sq;
+    let keep = g.keep[s];
+    let gate = keep.has(r) || (g.nbr4[r] & keep & !p.st.occ).any();
     if slide_clear(p, s, r, home) {
-        return HOME_LINE;
+        return HOME_LINE + if gate { GATE_LINE } else { 0 };
     }
     let corners = [g.sq(g.file(r), g.rank(home)), g.sq(g.file(home), g.rank(r))];
-    corners
+    let roads = corners
         .iter()
         .filter(|&&c| c != r && c != home && slide_clear(p, s, r, c) && slide_clear(p, s, c, home))
-        .count() as i32
-        * HOME_CORNER
+        .count() as i32;
+    roads * HOME_CORNER + if gate { GATE } else { 0 }
 }
 
 fn dist(p: &Quadranj, a: Sq, b: Sq) -> i32 {

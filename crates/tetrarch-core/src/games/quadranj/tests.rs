@@ -866,6 +866,20 @@ fn search_hooks_and_render() {
     // Red's royal on d4: two corner roads (d8 then h8, h4 then h8).
     let q = pos("bK7/8/8/8/3rK4/8/8/bG7 r 0 - rb 0/0 -/- 0 1");
     assert_eq!(home(&q, 0), 2 * eval::HOME_CORNER);
+    // The gate (Red's Keep g7 g8 h7 h8): on f8, beside the free g8, the
+    // slide home crosses only Keep squares.
+    let q = pos("bK4rK2/8/8/8/8/8/8/bG7 r 0 - rb 0/0 -/- 0 1");
+    assert_eq!(home(&q, 0), eval::HOME_LINE + eval::GATE_LINE);
+    // On e8 the slide home is as clear, but f8 is no Keep square.
+    let q = pos("bK3rK3/8/8/8/8/8/8/bG7 r 0 - rb 0/0 -/- 0 1");
+    assert_eq!(home(&q, 0), eval::HOME_LINE);
+    // On f7, beside the free g7: two corner roads (f8, h7) and the gate.
+    let q = pos("bK7/5rK2/8/8/8/8/8/bG7 r 0 - rb 0/0 -/- 0 1");
+    assert_eq!(home(&q, 0), 2 * eval::HOME_CORNER + eval::GATE);
+    // A Red guard on g7 fills the Keep square beside it: no gate, and only
+    // the road by f8 is left.
+    let q = pos("bK7/5rKrG1/8/8/8/8/8/bG7 r 0 - rb 0/0 -/- 0 1");
+    assert_eq!(home(&q, 0), eval::HOME_CORNER);
     assert!(p.order_hint(cap) > p.order_hint(quiet));
     // A boxed-in royal weighs heavily.
     let q = pos(EX[7].pos);
