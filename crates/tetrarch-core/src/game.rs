@@ -217,6 +217,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// stands pat in quiescence. The default: no (chess decides mate by
     /// listing the moves).
     const QUICK_OUTCOME: bool = false;
+    /// How many more turns a seat plays, typically, from a position of the
+    /// game: the search spends its clock over that many turns when `go`
+    /// gives no `movestogo`. Game knowledge (how long games last); the
+    /// default suits long games. A turn is one search, however many
+    /// actions it has.
+    const TURNS_TO_GO: u32 = 30;
     /// The `UCI_Variant` names this game implements.
     const VARIANTS: &'static [&'static str];
     /// The options of `variant` with the spec's defaults.

@@ -363,7 +363,7 @@ impl<G: Game> Searcher<G> {
         stop: &AtomicBool,
         info: &mut dyn FnMut(&Info<G::Action>),
     ) -> SearchResult<G::Action> {
-        let tc = TimeControl::new(limits, Instant::now());
+        let tc = TimeControl::new(limits, Instant::now(), G::TURNS_TO_GO);
         self.tt.new_search();
 
         let mut list = G::Actions::default();

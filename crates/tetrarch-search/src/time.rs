@@ -18,7 +18,9 @@ pub(crate) struct TimeControl {
 }
 
 impl TimeControl {
-    pub fn new(limits: &Limits, start: Instant) -> TimeControl {
+    /// The limits of one search started at `start`; a clock without
+    /// `movestogo` is spread over `turns_to_go` turns (`Game::TURNS_TO_GO`).
+    pub fn new(limits: &Limits, start: Instant, turns_to_go: u32) -> TimeControl {
         let overhead = limits.move_overhead;
         if let Some(mt) = limits.movetime {
             let t = mt.saturating_sub(overhead).max(MIN);
@@ -38,7 +40,7 @@ impl TimeControl {
             }
             let time = Duration::from_millis(c.time_ms);
             let inc = Duration::from_millis(c.inc_ms);
-            let mtg = c.movestogo.unwrap_or(30).max(1);
+            let mtg = c.movestogo.unwrap_or(turns_to_go).max(1);
             let budget = (time / mtg + inc * 3 / 4).saturating_sub(overhead).max(MIN);
             let hard = (time / 4 + inc).min(time.saturating_sub(overhead)).max(MIN);
             return TimeControl {
@@ -126,9 +128,14 @@ mod tests {
             move_overhead: Duration::from_millis(10),
             ..Limits::default()
         };
-        let tc = TimeControl::new(&l, now);
+        let tc = TimeControl::new(&l, now, 30);
         assert_eq!(tc.soft, Some(Duration::from_millis(1000 + 300 - 10)));
         assert_eq!(tc.hard, Some(Duration::from_millis(7500 + 400)));
+        // A game of short races spreads the clock over fewer turns; the
+        // hard limit stays.
+        let short = TimeControl::new(&l, now, 15);
+        assert_eq!(short.soft, Some(Duration::from_millis(2000 + 300 - 10)));
+        assert_eq!(short.hard, tc.hard);
         let l = Limits {
             clock: Some(Clock {
                 time_ms: 5,
@@ -138,7 +145,7 @@ mod tests {
             move_overhead: Duration::from_millis(10),
             ..Limits::default()
         };
-        let tc = TimeControl::new(&l, now);
+        let tc = TimeControl::new(&l, now, 30);
         assert_eq!(tc.hard, Some(MIN));
         assert_eq!(tc.soft, Some(MIN));
         let l = Limits {
@@ -146,7 +153,7 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(
-            TimeControl::new(&l, now).hard,
+            TimeControl::new(&l, now, 30).hard,
             Some(Duration::from_millis(100))
         );
     }

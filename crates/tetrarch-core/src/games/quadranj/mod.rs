@@ -407,6 +407,10 @@ impl Game for Quadranj {
 
     const ONE_ACTION_PER_TURN: bool = false;
     const QUICK_OUTCOME: bool = true;
+    /// Races home are short: 18 to 26 turns a seat at 2+0.02, with 10 to
+    /// 14 still to play on average at a move (docs/search.md, "Sixth
+    /// session").
+    const TURNS_TO_GO: u32 = 15;
     const VARIANTS: &'static [&'static str] = &["quadranj", "quadranj4"];
 
     fn default_options(variant: &str) -> Options {
