@@ -312,12 +312,7 @@ impl Engine {
             if g == Generic::Strategy && !ops.free_for_all() || g == Generic::SetupSeed && !ops.has_setup() {
                 continue;
             }
-            if g == Generic::Strategy {
-                let kind = tetrarch_core::game::OptionKind::Combo(options::strategies(ops.variant()));
-                v.push(option_line(g.name(), Some(&kind)));
-                continue;
-            }
-            v.push(option_line(g.name(), g.kind().as_ref()));
+            v.push(option_line(g.name(), g.kind(ops.variant()).as_ref()));
         }
         v.push(option_line("Ponder", Some(&tetrarch_core::game::OptionKind::Check(false))));
         v.extend(ops.option_specs().iter().map(spec_line));
@@ -354,7 +349,7 @@ impl Engine {
                     && (*g != Generic::SetupSeed || setup)
             })
         {
-            let Some(kind) = g.kind() else {
+            let Some(kind) = g.kind(self.variant()) else {
                 // The button: Clear Hash.
                 self.session.ops().clear_hash();
                 return Ok(());

@@ -94,15 +94,16 @@ impl Generic {
         }
     }
 
-    /// The option's kind (`None` for the button).
-    pub fn kind(self) -> Option<OptionKind> {
+    /// The option's kind in `variant` (`None` for the button); only
+    /// `Strategy`'s default depends on the variant.
+    pub fn kind(self, variant: &str) -> Option<OptionKind> {
         Some(match self {
             Generic::Hash => OptionKind::Spin { default: 16, min: 1, max: 65536 },
             Generic::Threads => OptionKind::Spin { default: 1, min: 1, max: 256 },
             Generic::MultiPv => OptionKind::Spin { default: 1, min: 1, max: 256 },
             Generic::MoveOverhead => OptionKind::Spin { default: 10, min: 0, max: 5000 },
             Generic::ClearHash => return None,
-            Generic::Strategy => OptionKind::Combo(STRATEGIES),
+            Generic::Strategy => OptionKind::Combo(strategies(variant)),
             Generic::SetupSeed => OptionKind::Spin { default: 0, min: 0, max: 2_147_483_647 },
         })
     }
@@ -217,11 +218,11 @@ mod tests {
     #[test]
     fn lines() {
         assert_eq!(
-            option_line("Hash", Generic::Hash.kind().as_ref()),
+            option_line("Hash", Generic::Hash.kind("fourchess").as_ref()),
             "option name Hash type spin default 16 min 1 max 65536"
         );
         assert_eq!(option_line("Clear Hash", None), "option name Clear Hash type button");
-        let line = |v| option_line("Strategy", Some(&OptionKind::Combo(strategies(v))));
+        let line = |v| option_line("Strategy", Generic::Strategy.kind(v).as_ref());
         assert_eq!(line("queenskings9"), "option name Strategy type combo default paranoid var paranoid var brs var maxn");
         assert_eq!(line("quadranj4"), "option name Strategy type combo default brs var brs var paranoid var maxn");
         for v in ["queenskings", "queenskings9", "quadranj4"] {
