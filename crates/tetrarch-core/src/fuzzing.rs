@@ -5,7 +5,7 @@
 //! breaks: parsing never panics, what parses prints canonically and parses
 //! back to the same position, and a token that parses plays legally.
 
-use crate::game::{ActionList, Game};
+use crate::game::Game;
 use crate::turns::{parse_turn, play_turn};
 
 /// Feeds `data` to `G`'s position-string parser under every variant.
@@ -42,11 +42,8 @@ pub fn turn_token<G: Game>(data: &str) {
         let before = pos.position_string();
         if let Ok(actions) = parse_turn(&pos, token) {
             let mut p = pos.clone();
-            let mut list = G::Actions::default();
             for &a in &actions {
-                list.clear();
-                p.legal_actions(&mut list);
-                assert!(list.contains(&a), "parsed action is not legal");
+                assert!(p.is_legal(a), "parsed action is not legal");
                 p.make(a);
             }
             let mut q = pos.clone();
@@ -55,6 +52,43 @@ pub fn turn_token<G: Game>(data: &str) {
         }
         assert_eq!(pos.position_string(), before, "parsing changed the position");
     }
+}
+
+/// Feeds set-up tokens (`data` split at whitespace, one token per seat) to
+/// `G`'s `position setup` parser under every variant: no panic, and what
+/// parses prints a position string that parses back to the same position.
+pub fn setup_tokens<G: Game>(data: &str) {
+    let tokens: Vec<&str> = data.split_whitespace().collect();
+    for v in G::VARIANTS {
+        let opts = G::default_options(v);
+        if let Ok(p) = G::from_setup(&tokens, &opts) {
+            let s = p.position_string();
+            let q = G::from_position_string(&s, &opts)
+                .unwrap_or_else(|e| panic!("set-up position `{s}` does not parse: {e}"));
+            assert_eq!(q.position_string(), s, "print(parse(s)) is not stable");
+            assert_eq!(p.key(), p.key_from_scratch());
+            assert_eq!(q.key(), p.key());
+            let mut list = G::Actions::default();
+            p.legal_actions(&mut list);
+        }
+    }
+}
+
+/// Every game's parsers at once, for the fuzz targets: `what` is one of the
+/// functions above, instantiated for each game.
+#[macro_export]
+macro_rules! for_every_game {
+    ($what:ident, $data:expr) => {{
+        use $crate::games::{
+            fourchess::FourChess, quadranj::Quadranj, quattuor::Quattuor,
+            queenskings::QueensKings, teamchess::TeamChess,
+        };
+        $crate::fuzzing::$what::<FourChess>($data);
+        $crate::fuzzing::$what::<TeamChess>($data);
+        $crate::fuzzing::$what::<Quattuor>($data);
+        $crate::fuzzing::$what::<QueensKings>($data);
+        $crate::fuzzing::$what::<Quadranj>($data);
+    }};
 }
 
 /// Feeds a PGN4 text to the `teamchess` reader: what reads writes back and
@@ -77,8 +111,77 @@ mod tests {
 
     const SEED: &str = "4yK3/1wP6/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 0 1";
 
+    /// `text` with its `i`-th character (modulo its length) replaced by `c`.
+    fn mutate(text: &str, i: usize, c: char) -> String {
+        let mut chars: Vec<char> = text.chars().collect();
+        let i = i % chars.len();
+        chars[i] = c;
+        chars.into_iter().collect()
+    }
+
+    /// One-character mutations of the start position string of variant `v`
+    /// (modulo the game's variants), of a set-up proposed for it, and of a
+    /// turn token legal there: every parser of `G` keeps its invariants.
+    fn mutations<G: Game>(v: usize, i: usize, c: char) {
+        let variant = G::VARIANTS[v % G::VARIANTS.len()];
+        let opts = G::default_options(variant);
+        let start = G::startpos(&opts);
+        position_string::<G>(&mutate(&start.position_string(), i, c));
+        let proposals: Vec<String> =
+            (0..start.seats()).filter_map(|seat| G::propose_setup(&opts, seat, i as u64)).collect();
+        if !proposals.is_empty() {
+            setup_tokens::<G>(&mutate(&proposals.join(" "), i, c));
+        }
+        let mut list = G::Actions::default();
+        start.legal_actions(&mut list);
+        if let Some(&a) = list.iter().nth(i % list.len().max(1)) {
+            let token = crate::game::action_string(&start, a);
+            turn_token::<G>(&mutate(&token, i, c));
+        }
+    }
+
+    /// The set-ups a game proposes for its seats are accepted together, and
+    /// give the start position's seats and side to move.
+    fn proposals_parse<G: Game>(seed: u64) {
+        for v in G::VARIANTS {
+            let opts = G::default_options(v);
+            let start = G::startpos(&opts);
+            let proposals: Option<Vec<String>> =
+                (0..start.seats()).map(|seat| G::propose_setup(&opts, seat, seed)).collect();
+            if let Some(tokens) = proposals {
+                let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
+                let p = G::from_setup(&tokens, &opts)
+                    .unwrap_or_else(|e| panic!("{v}: proposed set-up {tokens:?} rejected: {e}"));
+                assert_eq!(p.seats(), start.seats());
+                assert_eq!(p.to_move(), start.to_move());
+                setup_tokens::<G>(&tokens.join(" "));
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 512, .. ProptestConfig::default() })]
+        #[test]
+        fn every_game_mutated_inputs(v in 0usize..8, i in 0usize..400, c in r"[0-9a-zA-Z/ ,:;!?+^@=.\-]|\PC") {
+            let c = c.chars().next().unwrap();
+            mutations::<crate::games::quattuor::Quattuor>(v, i, c);
+            mutations::<crate::games::queenskings::QueensKings>(v, i, c);
+            mutations::<crate::games::quadranj::Quadranj>(v, i, c);
+        }
+
+        #[test]
+        fn every_game_arbitrary_text(s in "\\PC{0,60}") {
+            crate::for_every_game!(position_string, &s);
+            crate::for_every_game!(setup_tokens, &s);
+            crate::for_every_game!(turn_token, &s);
+        }
+
+        #[test]
+        fn set_up_proposals_parse(seed in 0u64..1_000_000) {
+            proposals_parse::<crate::games::quattuor::Quattuor>(seed);
+            proposals_parse::<crate::games::quadranj::Quadranj>(seed);
+        }
+
         #[test]
         fn fourchess_position_strings(s in "\\PC{0,80}") {
             position_string::<FourChess>(&s);

@@ -1,0 +1,11 @@
+//! Any set-up tokens (`position setup <p1> … <pN>`, whitespace-separated),
+//! for every game: no panic; what parses gives a position whose string
+//! parses back to the same position.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(s) = std::str::from_utf8(data) {
+        tetrarch_core::for_every_game!(setup_tokens, s);
+    }
+});
