@@ -23,11 +23,14 @@ fn ferr(field: usize, msg: impl AsRef<str>) -> PositionError {
     PositionError::new(format!("field {} ({}): {}", field, FIELDS[field - 1], msg.as_ref()))
 }
 
+/// A decimal number without sign or leading zeros, at most 10^9 (capped
+/// far below u32::MAX, as every game's counters are, so that playing on can
+/// never overflow a counter).
 fn decimal(t: &str) -> Option<u32> {
-    if t.is_empty() || t.len() > 9 || !t.bytes().all(|c| c.is_ascii_digit()) || (t.len() > 1 && t.starts_with('0')) {
+    if t.is_empty() || t.len() > 10 || !t.bytes().all(|c| c.is_ascii_digit()) || (t.len() > 1 && t.starts_with('0')) {
         return None;
     }
-    t.parse().ok()
+    t.parse().ok().filter(|&n| n <= 1_000_000_000)
 }
 
 /// A tally in half units: `n` or `n.5`.
@@ -215,12 +218,12 @@ pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError
     }
 
     // Fields 8, 9: counters.
-    let quiet = decimal(f[7]).ok_or_else(|| ferr(8, format!("`{}` is not a decimal number", f[7])))?;
+    let quiet = decimal(f[7]).ok_or_else(|| ferr(8, format!("`{}` is not a decimal number without sign or leading zeros", f[7])))?;
     let limit = 50 * in_game.count_ones() + 1;
     if quiet > limit {
         return Err(ferr(8, format!("{quiet} is above {limit}")));
     }
-    let turn = decimal(f[8]).ok_or_else(|| ferr(9, format!("`{}` is not a decimal number", f[8])))?;
+    let turn = decimal(f[8]).ok_or_else(|| ferr(9, format!("`{}` is not a decimal number without sign or leading zeros, at most 1000000000", f[8])))?;
     if turn == 0 {
         return Err(ferr(9, "the turn number starts at 1"));
     }

@@ -677,7 +677,7 @@ fn action_list_grows() {
 
 #[test]
 fn bad_position_strings() {
-    let cases: [(&str, &str); 26] = [
+    let cases: [(&str, &str); 28] = [
         ("7bK/8/8/8/8/8/8/7rK r 0 - rb 0/0 ?/? 0", "expected 9 fields"),
         ("7bK/8/8/8/8/8/7rK r 0 - rb 0/0 ?/? 0 1", "field 1 (board): expected 8 ranks"),
         ("7bK/8/8/8/8/8/7/7rK r 0 - rb 0/0 ?/? 0 1", "rank 2 has 7 squares"),
@@ -703,6 +703,8 @@ fn bad_position_strings() {
         ("7bK/8/8/8/8/8/8/7rK r 0 - rb 0/0 a3/? 0 1", "no lone pilot of Red"),
         ("7bK/8/8/8/8/8/8/7rK r 0 - rb 0/0 ?/? 102 1", "field 8 (quiet counter)"),
         ("7bK/8/8/8/8/8/8/7rK r 0 - rb 0/0 ?/? 0 0", "field 9 (turn number)"),
+        ("7bK/8/8/8/8/8/8/7rK r 0 - rb 0/0 ?/? 0 1000000001", "at most 1000000000"),
+        ("7bK/8/8/8/8/8/8/7rK r 0 - rb 0/0 ?/? 0 4294967295", "at most 1000000000"),
         ("7rK/8/8/8/8/8/8/bK7 r 0 - rb 0/0 ?/? 0 1", "two seats stand on their homes"),
     ];
     for (s, want) in cases {

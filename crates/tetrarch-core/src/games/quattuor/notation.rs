@@ -119,10 +119,13 @@ pub fn parse_position(s: &str) -> Result<Quattuor, PositionError> {
     if t.is_empty() || !t.bytes().all(|c| c.is_ascii_digit()) || t.starts_with('0') {
         return Err(ferr(6, format!("`{t}` is not a positive decimal integer without leading zeros")));
     }
-    pos.turn = t.parse::<u32>().map_err(|_| ferr(6, format!("`{t}` is too large")))?;
-    if pos.turn > u32::MAX - 2 {
-        return Err(ferr(6, format!("`{t}` is too large")));
-    }
+    // Capped far below u32::MAX, as every game's counters are, so that
+    // playing on can never wrap the number round (to turn 1's rule).
+    pos.turn = t
+        .parse::<u32>()
+        .ok()
+        .filter(|&n| n <= 1_000_000_000)
+        .ok_or_else(|| ferr(6, format!("`{t}` is too large (at most 1000000000)")))?;
     if (pos.turn % 2 == 1) != (pos.side == 0) {
         return Err(ferr(6, format!("turn {} does not match the side to move `{}` (odd ↔ r, even ↔ b)", pos.turn, fields[1])));
     }

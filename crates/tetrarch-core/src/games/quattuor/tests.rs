@@ -377,6 +377,8 @@ fn bad_position_strings() {
         (with(5, "4"), "field 6"),
         (with(5, "03"), "field 6"),
         (with(5, "0"), "field 6"),
+        (with(5, "1000000001"), "at most 1000000000"),
+        (with(5, "4294967297"), "at most 1000000000"),
         (with(2, "c"), "field 3"),
         (with(2, "dh"), "field 3"),
         (with(3, "-"), "field 4"),
@@ -400,6 +402,26 @@ fn bad_position_strings() {
     let mut p = build(&[("hK", "a15"), ("sK", "q15")], 1, 4, "-");
     assert_eq!(p.outcome().unwrap().to_string(), "win 1 reach");
     assert_eq!(perft(&mut p, 1), 0);
+}
+
+/// The turn number is read up to 10^9, and play from there keeps counting
+/// (with its parity) instead of wrapping round to turn 1's one-action rule.
+#[test]
+fn large_turn_numbers() {
+    let f: Vec<&str> = E[0].split(' ').collect();
+    let at = |t: &str| {
+        let mut g = f.clone();
+        g[5] = t;
+        pos(&g.join(" "))
+    };
+    let first = at("999999999");
+    let mut p = first.clone();
+    for _ in 0..4 {
+        play(&mut p, "0000");
+    }
+    assert!(p.position_string().ends_with(" 1000000003"), "{}", p.position_string());
+    assert_eq!(legal_turns(&p).len(), legal_turns(&first).len());
+    assert_eq!(first.turn(), 999_999_999);
 }
 
 #[test]

@@ -58,7 +58,13 @@ fn parse_number(field: &str, what: &str) -> Result<u32, PositionError> {
     if field.len() > 1 && field.starts_with('0') {
         return Err(err(format!("{what}: `{field}` has a leading zero")));
     }
-    field.parse::<u32>().map_err(|_| err(format!("{what}: `{field}` is too large")))
+    // Capped far below u32::MAX, as every game's counters are, so that
+    // playing on can never overflow them.
+    field
+        .parse::<u32>()
+        .ok()
+        .filter(|&n| n <= 1_000_000_000)
+        .ok_or_else(|| err(format!("{what}: `{field}` is too large (at most 1000000000)")))
 }
 
 /// Parses a position string (§7) under `opts`, with the checks of §7.6.

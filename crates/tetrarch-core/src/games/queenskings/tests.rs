@@ -464,6 +464,8 @@ fn bad_position_strings() {
         ("queenskings9-duel", "13/13/4nm8/13/13/13/13/3nm9/2sm10/1nm11/13/13/10sm2 s sn 0 0", "turn number"),
         ("queenskings9-duel", "13/13/4nm8/13/13/13/13/3nm9/2sm10/1nm11/13/13/10sm2 s sn 0 +1", "turn number"),
         ("queenskings9-duel", "13/13/4nm8/13/13/13/13/3nm9/2sm10/1nm11/13/13/10sm2 s sn 0 99999999999", "turn number"),
+        ("queenskings9-duel", "13/13/4nm8/13/13/13/13/3nm9/2sm10/1nm11/13/13/10sm2 s sn 0 4294967295", "at most 1000000000"),
+        ("queenskings9-duel", "13/13/4nm8/13/13/13/13/3nm9/2sm10/1nm11/13/13/10sm2 s sn 1000000001 1", "at most 1000000000"),
         // W is out in free-for-all but still has a piece
         ("queenskings9", e6_w_out.as_str(), "out of the game"),
         // the seat to move has no move: it would already be out
