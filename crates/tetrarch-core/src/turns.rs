@@ -99,37 +99,71 @@ pub fn play_turn<G: Game>(g: &mut G, actions: &[G::Action]) {
     }
 }
 
-/// Every legal turn of `g` as (token, actions), sorted by token bytes.
-pub fn legal_turns<G: Game>(g: &G) -> Vec<(String, Vec<G::Action>)> {
-    fn walk<G: Game>(pos: &mut G, root: &G, path: &mut Vec<G::Action>, out: &mut Vec<(String, Vec<G::Action>)>) {
+/// The most turns that `moves`, `d` and divide list or count one by one. A
+/// Quadranj position with a tall stack has tens of millions of legal turns
+/// (a 7-high column: 80,793,175); listing them would take gigabytes.
+pub const TURN_LIST_LIMIT: usize = 1_000_000;
+
+/// Calls `f` with the actions of every legal turn of `g` (in generation
+/// order) until it returns `false`; returns `false` if it was stopped.
+fn for_each_turn<G: Game>(g: &G, mut f: impl FnMut(&[G::Action]) -> bool) -> bool {
+    fn walk<G: Game>(pos: &mut G, path: &mut Vec<G::Action>, f: &mut impl FnMut(&[G::Action]) -> bool) -> bool {
         let mut list = G::Actions::default();
         pos.legal_actions(&mut list);
         for &a in list.iter() {
-            if !path.is_empty() && pos.is_pass(a) {
-                // Ending the turn after a first action: the token without `0000`.
-                out.push((turn_string(root, path), {
-                    let mut p = path.clone();
-                    p.push(a);
-                    p
-                }));
-                continue;
-            }
-            let u = pos.make(a);
             path.push(a);
-            if turn_done(pos) {
-                out.push((turn_string(root, path), path.clone()));
+            let go_on = if path.len() > 1 && pos.is_pass(a) {
+                // Ending the turn after a first action (its token drops `0000`).
+                f(path)
             } else {
-                walk(pos, root, path, out);
-            }
+                let u = pos.make(a);
+                let r = if turn_done(pos) { f(path) } else { walk(pos, path, f) };
+                pos.unmake(a, u);
+                r
+            };
             path.pop();
-            pos.unmake(a, u);
+            if !go_on {
+                return false;
+            }
         }
+        true
+    }
+    let mut pos = g.clone();
+    walk(&mut pos, &mut Vec::new(), &mut f)
+}
+
+/// Every legal turn of `g` as (token, actions), sorted by token bytes.
+pub fn legal_turns<G: Game>(g: &G) -> Vec<(String, Vec<G::Action>)> {
+    legal_turns_up_to(g, usize::MAX).unwrap_or_default()
+}
+
+/// [`legal_turns`], or `None` as soon as `g` is found to have more than
+/// `limit` legal turns (counted first, so no turn is written out then).
+pub fn legal_turns_up_to<G: Game>(g: &G, limit: usize) -> Option<Vec<(String, Vec<G::Action>)>> {
+    if limit != usize::MAX {
+        count_turns_up_to(g, limit as u64)?;
     }
     let mut out = Vec::new();
-    let mut pos = g.clone();
-    walk(&mut pos, g, &mut Vec::new(), &mut out);
+    let complete = for_each_turn(g, |acts| {
+        out.push((turn_string(g, acts), acts.to_vec()));
+        out.len() <= limit
+    });
+    if !complete || out.len() > limit {
+        return None;
+    }
     out.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-    out
+    Some(out)
+}
+
+/// The number of legal turns of `g`, or `None` as soon as it is found to be
+/// more than `limit`. Nothing is listed, so this is cheap for any `limit`.
+pub fn count_turns_up_to<G: Game>(g: &G, limit: u64) -> Option<u64> {
+    let mut n = 0u64;
+    let complete = for_each_turn(g, |_| {
+        n += 1;
+        n <= limit
+    });
+    complete.then_some(n)
 }
 
 fn perft_rec<G: Game>(g: &mut G, depth: u32) -> u64 {
@@ -284,10 +318,38 @@ pub fn perft_actions_until<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) ->
     without_history(g, |g| perft_actions_until_rec(g, depth, stop))
 }
 
-/// [`divide`] that gives up (`None`) as soon as `stop` is set.
-pub fn divide_until<G: Game>(g: &G, depth: u32, actions_level: bool, stop: &AtomicBool) -> Option<Vec<(String, u64)>> {
+/// Why a divide gave no table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DivideError {
+    /// The stop flag was set.
+    Stopped,
+    /// The root has more than [`TURN_LIST_LIMIT`] legal turns: a table of
+    /// them would take gigabytes (count them with perft, or divide by actions).
+    TooManyTurns,
+}
+
+impl core::fmt::Display for DivideError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            DivideError::Stopped => f.write_str("stopped"),
+            DivideError::TooManyTurns => write!(
+                f,
+                "the position has more than {TURN_LIST_LIMIT} legal turns, too many to list one by one \
+                 (perft by actions divides by first action)"
+            ),
+        }
+    }
+}
+
+/// [`divide`] that gives up as soon as `stop` is set.
+pub fn divide_until<G: Game>(
+    g: &G,
+    depth: u32,
+    actions_level: bool,
+    stop: &AtomicBool,
+) -> Result<Vec<(String, u64)>, DivideError> {
     if depth == 0 {
-        return Some(Vec::new());
+        return Ok(Vec::new());
     }
     let mut root = g.clone();
     root.set_history_rules(false);
@@ -300,24 +362,24 @@ pub fn divide_until<G: Game>(g: &G, depth: u32, actions_level: bool, stop: &Atom
             let mut p = g.clone();
             let tok = action_string(&p, a);
             p.make(a);
-            out.push((tok, perft_actions_until(&mut p, depth - 1, stop)?));
+            out.push((tok, perft_actions_until(&mut p, depth - 1, stop).ok_or(DivideError::Stopped)?));
         }
         out.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-        return Some(out);
+        return Ok(out);
     }
     let mut out = Vec::new();
-    for (tok, acts) in legal_turns(g) {
+    for (tok, acts) in legal_turns_up_to(g, TURN_LIST_LIMIT).ok_or(DivideError::TooManyTurns)? {
         let mut p = g.clone();
         play_turn(&mut p, &acts);
-        out.push((tok, perft_until(&mut p, depth - 1, stop)?));
+        out.push((tok, perft_until(&mut p, depth - 1, stop).ok_or(DivideError::Stopped)?));
     }
-    Some(out)
+    Ok(out)
 }
 
 /// Divide: the count below every legal turn of the root, sorted by token.
-pub fn divide<G: Game>(g: &G, depth: u32, actions_level: bool) -> Vec<(String, u64)> {
+pub fn divide<G: Game>(g: &G, depth: u32, actions_level: bool) -> Result<Vec<(String, u64)>, DivideError> {
     if depth == 0 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let mut root = g.clone();
     root.set_history_rules(false);
@@ -335,16 +397,17 @@ pub fn divide<G: Game>(g: &G, depth: u32, actions_level: bool) -> Vec<(String, u
             })
             .collect();
         out.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-        return out;
+        return Ok(out);
     }
-    legal_turns(g)
+    Ok(legal_turns_up_to(g, TURN_LIST_LIMIT)
+        .ok_or(DivideError::TooManyTurns)?
         .into_iter()
         .map(|(tok, acts)| {
             let mut p = g.clone();
             play_turn(&mut p, &acts);
             (tok, perft(&mut p, depth - 1))
         })
-        .collect()
+        .collect())
 }
 
 
@@ -359,9 +422,38 @@ mod tests {
         let go = AtomicBool::new(false);
         assert_eq!(perft_until(&mut p, 3, &go), Some(perft(&mut p, 3)));
         assert_eq!(perft_actions_until(&mut p, 3, &go), Some(perft_actions(&mut p, 3)));
-        assert_eq!(divide_until(&p, 2, false, &go), Some(divide(&p, 2, false)));
+        assert_eq!(divide_until(&p, 2, false, &go), divide(&p, 2, false));
+        assert!(divide(&p, 2, false).is_ok());
         let stop = AtomicBool::new(true);
         assert_eq!(perft_until(&mut p, 3, &stop), None);
-        assert_eq!(divide_until(&p, 3, true, &stop), None);
+        assert_eq!(divide_until(&p, 3, true, &stop), Err(DivideError::Stopped));
+    }
+
+    /// Counting and listing turns agree with perft, and stop at a limit
+    /// without listing the rest: a Quadranj 5-high column has 1,671,630
+    /// turns (perft 1), more than `TURN_LIST_LIMIT`.
+    #[test]
+    fn bounded_turn_lists() {
+        use crate::games::quadranj::Quadranj;
+        let p = FourChess::startpos(&Options::default());
+        let all = legal_turns(&p);
+        assert_eq!(all.len(), 12);
+        assert_eq!(count_turns_up_to(&p, 12), Some(12));
+        assert_eq!(count_turns_up_to(&p, 11), None);
+        assert_eq!(legal_turns_up_to(&p, 12).as_deref(), Some(&all[..]));
+        assert_eq!(legal_turns_up_to(&p, 11), None);
+
+        let opts = Quadranj::default_options("quadranj");
+        // Two actions a turn, and `0000` ending it early, counted like perft.
+        let q = Quadranj::from_position_string("bK7/8/8/8/3r3B4/8/8/7rK r 0 - rb 0/0 ?/? 0 1", &opts).unwrap();
+        let n = perft(&mut q.clone(), 1);
+        assert_eq!(count_turns_up_to(&q, u64::MAX), Some(n));
+        assert_eq!(legal_turns(&q).len() as u64, n);
+        assert_eq!(count_turns_up_to(&q, n - 1), None);
+        let tall = Quadranj::from_position_string("bK7/8/8/8/3r5B4/8/8/7rK r 0 - rb 0/0 ?/? 0 1", &opts).unwrap();
+        assert_eq!(count_turns_up_to(&tall, TURN_LIST_LIMIT as u64), None);
+        assert!(legal_turns_up_to(&tall, TURN_LIST_LIMIT).is_none());
+        assert_eq!(divide(&tall, 1, false), Err(DivideError::TooManyTurns));
+        assert_eq!(divide(&tall, 1, true).map(|d| d.iter().map(|r| r.1).sum::<u64>()), Ok(perft_actions(&mut tall.clone(), 1)));
     }
 }

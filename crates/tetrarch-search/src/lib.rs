@@ -131,6 +131,9 @@
 //! with the table's action of the mid-turn position, else
 //! [`Game::end_turn_action`], else the action with the best static value
 //! after it (1-ply). `ponder` is the next turn of the PV, completed likewise.
+//! The `pv` of every [`Info`] is completed the same way at its end, so it is
+//! made of whole turns (a line cut mid-turn would print a token that is
+//! illegal, or that means stopping the turn early).
 //! A search stopped before depth 1 completes returns the first root action in
 //! its ordering (table action first).
 //!
@@ -528,7 +531,7 @@ fn main_loop<G: Game>(
                 nodes,
                 time,
                 hashfull,
-                pv: rm.pv.clone(),
+                pv: complete_line(root, &rm.pv, w.tt(), w.root.salt),
             });
         }
         let best = w.root_moves[0].a;
@@ -608,6 +611,21 @@ fn complete_turn<G: Game>(
         }
     }
     (out, p, used)
+}
+
+/// `line` played from `pos`, with its last turn completed as in
+/// [`complete_turn`] where the line stops mid-turn, so that every turn of
+/// it is a whole turn token (a `pv` of `info`).
+fn complete_line<G: Game>(pos: &G, line: &[G::Action], tt: &Tt, salt: u64) -> Vec<G::Action> {
+    let mut p = pos.clone();
+    for &a in line {
+        p.make(a);
+    }
+    let mut out = line.to_vec();
+    if !line.is_empty() && !turn_done(&p) {
+        out.extend(complete_turn(&p, &[], tt, salt).0);
+    }
+    out
 }
 
 /// A root value as a protocol score (see the module documentation for how

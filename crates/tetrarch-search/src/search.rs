@@ -216,6 +216,11 @@ pub(crate) struct Worker<'a, G: Game> {
 }
 
 impl<'a, G: Game> Worker<'a, G> {
+    /// The shared transposition table.
+    pub(crate) fn tt(&self) -> &'a Tt {
+        self.tt
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         root: &G,

@@ -51,11 +51,20 @@ pub struct GoSearch {
 
 impl GoSearch {
     /// Time and increment of `seat` (0-based): `p<k>time` first, then for
-    /// seats 1 and 2 the UCI `wtime`/`btime`.
+    /// seats 1 and 2 the UCI `wtime`/`btime`. A seat given no time while
+    /// other seats are (`wtime`/`btime` sent for Yellow in a 4-seat game)
+    /// plays on the shortest time given, with that seat's increment, rather
+    /// than without a limit.
     pub fn clock_of(&self, seat: usize) -> (Option<u64>, Option<u64>) {
-        let t = self.ptime.get(seat).copied().flatten().or_else(|| self.wbtime.get(seat).copied().flatten());
-        let i = self.pinc.get(seat).copied().flatten().or_else(|| self.wbinc.get(seat).copied().flatten());
-        (t, i)
+        let time = |k: usize| self.ptime.get(k).copied().flatten().or_else(|| self.wbtime.get(k).copied().flatten());
+        let inc = |k: usize| self.pinc.get(k).copied().flatten().or_else(|| self.wbinc.get(k).copied().flatten());
+        match time(seat) {
+            Some(t) => (Some(t), inc(seat)),
+            None => match (0..4).filter_map(|k| time(k).map(|t| (t, k))).min() {
+                Some((t, k)) => (Some(t), inc(k)),
+                None => (None, inc(seat)),
+            },
+        }
     }
 }
 
@@ -214,8 +223,12 @@ mod tests {
         assert_eq!(g.clock_of(0), (Some(1000), Some(10)));
         assert_eq!(g.clock_of(1), (Some(0), None));
         assert_eq!(g.clock_of(2), (Some(777), Some(7)));
-        assert_eq!(g.clock_of(3), (None, None));
+        // Seat 4 has no clock of its own: the shortest one given (seat 2's).
+        assert_eq!(g.clock_of(3), (Some(0), None));
         assert_eq!(g.movestogo, Some(20));
+        let g = search("wtime 3000 btime 2000 winc 30 binc 20");
+        assert_eq!(g.clock_of(2), (Some(2000), Some(20)));
+        assert_eq!(search("depth 2").clock_of(2), (None, None));
         let g = search("p1time 5 wtime 9");
         assert_eq!(g.clock_of(0).0, Some(5));
         let g = search("searchmoves e2e3 d2d3 depth 2");

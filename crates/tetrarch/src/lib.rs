@@ -208,7 +208,12 @@ impl Engine {
         let Some((&cmd, args)) = words.split_first() else {
             return Control::Continue;
         };
+        // A line that would be rejected changes nothing, so it is checked
+        // before a running job is stopped (state-changing commands stop it).
         let r = match cmd {
+            "uci" | "ugi" | "isready" | "quit" | "stop" | "ponderhit" | "ucinewgame" if !args.is_empty() => {
+                Err(format!("{cmd}: unexpected {}", quote(args[0])))
+            }
             "uci" | "ugi" => {
                 self.identify(if cmd == "uci" { "uciok" } else { "ugiok" });
                 Ok(())
@@ -239,44 +244,39 @@ impl Engine {
                 }
                 Ok(())
             }
-            "setoption" => {
+            "setoption" => self.setoption(args, false).map(|()| {
                 self.stop_job();
-                self.setoption(args)
-            }
+            }).and_then(|()| self.setoption(args, true)),
             "ucinewgame" => {
                 self.stop_job();
                 self.session.ops().new_game();
                 Ok(())
             }
-            "position" => {
+            "position" | "go" => self.session.ops_ref().check(cmd, args).and_then(|()| {
                 self.stop_job();
-                self.session.ops().position(args)
-            }
-            "go" => {
-                self.stop_job();
-                self.session.ops().go(args, &self.settings, &self.out).map(|j| self.job = j)
-            }
-            "bench" => {
-                self.stop_job();
-                match args {
-                    [] => Ok(None),
-                    ["depth", n] => match n.parse::<u32>() {
-                        Ok(d) if d >= 1 => Ok(Some(d)),
-                        _ => Err(format!("bench: bad depth {}", quote(n))),
-                    },
-                    [w, ..] => Err(format!("bench: unexpected {}", quote(w))),
+                match cmd {
+                    "position" => self.session.ops().position(args),
+                    _ => self.session.ops().go(args, &self.settings, &self.out).map(|j| self.job = j),
                 }
-                .and_then(|d| tools::bench(d, None, &self.out).map(|_| ()))
+            }),
+            "bench" => match args {
+                [] => Ok(None),
+                ["depth", n] => match n.parse::<u32>() {
+                    Ok(d) if d >= 1 => Ok(Some(d)),
+                    _ => Err(format!("bench: bad depth {}", quote(n))),
+                },
+                [w, ..] => Err(format!("bench: unexpected {}", quote(w))),
             }
+            .and_then(|d| {
+                self.stop_job();
+                tools::bench(d, None, &self.out).map(|_| ())
+            }),
             "d" | "moves" | "eval" if !args.is_empty() => Err(format!("{cmd}: unexpected {}", quote(args[0]))),
             "d" => {
                 self.session.ops_ref().display(&self.out);
                 Ok(())
             }
-            "moves" => {
-                self.session.ops_ref().moves(&self.out);
-                Ok(())
-            }
+            "moves" => self.session.ops_ref().moves(&self.out),
             "eval" => {
                 self.session.ops_ref().eval(&self.out);
                 Ok(())
@@ -320,7 +320,9 @@ impl Engine {
         self.out.lines(v);
     }
 
-    fn setoption(&mut self, args: &[&str]) -> Result<(), String> {
+    /// `setoption`; with `apply` false it only checks the line (the same
+    /// errors, nothing changed).
+    fn setoption(&mut self, args: &[&str], apply: bool) -> Result<(), String> {
         let (name, value) = parse_setoption(args)?;
         let value = value.as_deref();
         if name.eq_ignore_ascii_case("UCI_Variant") {
@@ -330,7 +332,7 @@ impl Engine {
                 .iter()
                 .find(|x| x.eq_ignore_ascii_case(v))
                 .ok_or_else(|| format!("setoption: unknown variant {} (known: {})", quote(v), all.join(", ")))?;
-            if *variant != self.variant() {
+            if apply && *variant != self.variant() {
                 self.session = AnySession::new(variant, &self.settings).ok_or("setoption: variant not in the game table")?;
             }
             return Ok(());
@@ -351,21 +353,29 @@ impl Engine {
         {
             let Some(kind) = g.kind(self.variant()) else {
                 // The button: Clear Hash.
-                self.session.ops().clear_hash();
+                if apply {
+                    self.session.ops().clear_hash();
+                }
                 return Ok(());
             };
             let v = check_value(g.name(), &kind, value)?;
             let n = || v.parse::<i64>().unwrap_or(0);
+            if g == Generic::Hash {
+                let mb = n() as usize;
+                if let Some(avail) = options::available_mib() {
+                    if mb > avail * 3 / 4 {
+                        return Err(format!(
+                            "setoption: Hash {mb} MiB is more than this machine can give (about {avail} MiB available)"
+                        ));
+                    }
+                }
+            }
+            if !apply {
+                return Ok(());
+            }
             match g {
                 Generic::Hash => {
                     let mb = n() as usize;
-                    if let Some(avail) = options::available_mib() {
-                        if mb > avail * 3 / 4 {
-                            return Err(format!(
-                                "setoption: Hash {mb} MiB is more than this machine can give (about {avail} MiB available)"
-                            ));
-                        }
-                    }
                     self.session.ops().resize_hash(mb).map_err(|e| format!("setoption: Hash: {e}"))?;
                     self.settings.hash_mb = mb;
                 }
@@ -385,7 +395,8 @@ impl Engine {
         }
         let ops = self.session.ops();
         match ops.option_specs().iter().position(|s| s.name.eq_ignore_ascii_case(&name)) {
-            Some(i) => ops.set_game_option(i, value),
+            Some(i) if apply => ops.set_game_option(i, value),
+            Some(i) => ops.check_game_option(i, value),
             None => Err(format!("setoption: unknown option {} for variant {}", quote(&name), ops.variant())),
         }
     }

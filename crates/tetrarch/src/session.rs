@@ -13,7 +13,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use tetrarch_core::game::{turn_done, Game, OptionSpec, Outcome, PositionError};
-use tetrarch_core::turns::{divide_until, legal_turns, line_to_turns, parse_turn, play_turn, turn_string};
+use tetrarch_core::turns::{
+    count_turns_up_to, divide_until, legal_turns, legal_turns_up_to, line_to_turns, parse_turn, play_turn, turn_string,
+    DivideError, TURN_LIST_LIMIT,
+};
 use tetrarch_search::{Clock, Config, Info, Limits, Score, SearchResult, Searcher, Strategy};
 
 use crate::go::{parse_go, GoCommand, GoSearch};
@@ -34,6 +37,12 @@ pub trait SessionOps: Send {
     fn option_specs(&self) -> &[OptionSpec];
     /// Sets game option number `index` of [`SessionOps::option_specs`].
     fn set_game_option(&mut self, index: usize, value: Option<&str>) -> Result<(), String>;
+    /// The error [`SessionOps::set_game_option`] would give, changing nothing.
+    fn check_game_option(&self, index: usize, value: Option<&str>) -> Result<(), String>;
+    /// The error [`SessionOps::position`] or [`SessionOps::go`] would give
+    /// for `cmd` (`position` or `go`) with `args`, changing nothing, so that
+    /// a bad line leaves a running search alone.
+    fn check(&self, cmd: &str, args: &[&str]) -> Result<(), String>;
     /// `setoption name Hash`.
     fn resize_hash(&mut self, mb: usize) -> Result<(), String>;
     /// `setoption name Clear Hash`.
@@ -50,8 +59,8 @@ pub trait SessionOps: Send {
     fn go(&mut self, args: &[&str], settings: &Settings, out: &Out) -> Result<Option<Job>, String>;
     /// `d`.
     fn display(&self, out: &Out);
-    /// `moves`.
-    fn moves(&self, out: &Out);
+    /// `moves` (an error past [`TURN_LIST_LIMIT`] turns).
+    fn moves(&self, out: &Out) -> Result<(), String>;
     /// `query …`.
     fn query(&self, args: &[&str], out: &Out) -> Result<(), String>;
     /// `eval`.
@@ -323,15 +332,34 @@ impl<G: Game> Session<G> {
         }
     }
 
-    fn start_search(&mut self, g: GoSearch, settings: &Settings, out: &Out) -> Result<Job, String> {
-        // `searchmoves`: the first action of each turn, as its index in the
-        // root's search list (a multi-action turn restricts its first
-        // action; an action the search leaves out cannot be chosen).
+    /// The game option set `index` would give, or the error.
+    fn with_game_option(&self, index: usize, value: Option<&str>) -> Result<G::Options, String> {
+        let spec = self.specs.get(index).ok_or("setoption: no such option")?;
+        let v = check_value(spec.name, &spec.kind, value)?;
+        let mut opts = self.opts.clone();
+        G::set_option(&mut opts, spec.name, &v).map_err(|e| format!("setoption: option {}: {e}", spec.name))?;
+        Ok(opts)
+    }
+
+    /// The 0-based seat of `go setup [seat <n>]`.
+    fn setup_seat(&self, seat: Option<u32>) -> Result<usize, String> {
+        if let Some(k) = seat {
+            if k as usize > self.pos.seats() {
+                return Err(format!("go setup: seat {k} does not exist (the game has {})", self.pos.seats()));
+            }
+        }
+        Ok(seat.map_or(0, |k| k as usize - 1))
+    }
+
+    /// `searchmoves`: the first action of each turn, as its index in the
+    /// root's search list (a multi-action turn restricts its first action;
+    /// an action the search leaves out cannot be chosen).
+    fn root_actions(&self, searchmoves: &[String]) -> Result<Vec<usize>, String> {
         let mut root_actions = Vec::new();
-        if !g.searchmoves.is_empty() {
+        if !searchmoves.is_empty() {
             let mut legal = G::Actions::default();
             self.pos.search_actions(&mut legal);
-            for (i, tok) in g.searchmoves.iter().enumerate() {
+            for (i, tok) in searchmoves.iter().enumerate() {
                 let acts = parse_turn(&self.pos, tok)
                     .map_err(|e| format!("go: searchmoves turn {} {}: {e}", i + 1, quote(tok)))?;
                 if let Some(k) = legal.iter().position(|a| Some(a) == acts.first()) {
@@ -339,17 +367,24 @@ impl<G: Game> Session<G> {
                 }
             }
         }
+        Ok(root_actions)
+    }
+
+    fn start_search(&mut self, g: GoSearch, settings: &Settings, out: &Out) -> Result<Job, String> {
         let mut limits = self.limits(&g, settings);
-        limits.root_actions = root_actions;
+        limits.root_actions = self.root_actions(&g.searchmoves)?;
         let config = Config {
             multipv: settings.multipv,
             threads: settings.threads,
             strategy: Strategy::from_name(settings.strategy.unwrap_or(crate::options::default_strategy(self.variant()))).unwrap_or_default(),
         };
         let flags = Arc::new(Flags::default());
+        // A `go` without any limit only ends by `stop`, like `go infinite`
+        // (so the end of the input stops it rather than waiting forever).
+        let unbounded = limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() && limits.clock.is_none();
         let kind = if g.ponder {
             JobKind::Ponder { then_infinite: g.infinite }
-        } else if g.infinite {
+        } else if g.infinite || unbounded {
             JobKind::Infinite
         } else {
             JobKind::Search
@@ -377,15 +412,16 @@ impl<G: Game> Session<G> {
         Job::spawn(JobKind::Perft, flags, move || {
             let res = catch_unwind(AssertUnwindSafe(|| {
                 if depth == 0 {
-                    return Some((Vec::new(), 1));
+                    return Ok((Vec::new(), 1));
                 }
                 let d = divide_until(&root, depth, actions, &abort.abort)?;
                 let total = d.iter().map(|(_, n)| n).sum();
-                Some((d, total))
+                Ok((d, total))
             }));
             match res {
-                Ok(None) => out.line("info string perft stopped"),
-                Ok(Some((lines, total))) => {
+                Ok(Err(DivideError::Stopped)) => out.line("info string perft stopped"),
+                Ok(Err(e)) => out.error(format!("perft: {e}")),
+                Ok(Ok((lines, total))) => {
                     let mut v: Vec<String> = lines.into_iter().map(|(t, n)| format!("{t}: {n}")).collect();
                     v.push(String::new());
                     v.push(format!("Nodes searched: {total}"));
@@ -476,13 +512,25 @@ impl<G: Game> SessionOps for Session<G> {
     }
 
     fn set_game_option(&mut self, index: usize, value: Option<&str>) -> Result<(), String> {
-        let spec = self.specs.get(index).ok_or("setoption: no such option")?;
-        let v = check_value(spec.name, &spec.kind, value)?;
-        let mut opts = self.opts.clone();
-        G::set_option(&mut opts, spec.name, &v).map_err(|e| format!("setoption: option {}: {e}", spec.name))?;
-        self.opts = opts;
+        self.opts = self.with_game_option(index, value)?;
         self.pos.apply_options(&self.opts);
         Ok(())
+    }
+
+    fn check_game_option(&self, index: usize, value: Option<&str>) -> Result<(), String> {
+        self.with_game_option(index, value).map(drop)
+    }
+
+    fn check(&self, cmd: &str, args: &[&str]) -> Result<(), String> {
+        match cmd {
+            "position" => self.parse_position(args).map(drop),
+            "go" => match parse_go(args, G::CLOCK_LETTERS)? {
+                GoCommand::Search(g) => self.root_actions(&g.searchmoves).map(drop),
+                GoCommand::Perft { .. } => Ok(()),
+                GoCommand::Setup { seat } => self.setup_seat(seat).map(drop),
+            },
+            _ => Ok(()),
+        }
     }
 
     fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
@@ -530,12 +578,7 @@ impl<G: Game> SessionOps for Session<G> {
             GoCommand::Search(g) => self.start_search(g, settings, out).map(Some),
             GoCommand::Perft { depth, actions } => self.start_perft(depth, actions, out).map(Some),
             GoCommand::Setup { seat } => {
-                if let Some(k) = seat {
-                    if k as usize > self.pos.seats() {
-                        return Err(format!("go setup: seat {k} does not exist (the game has {})", self.pos.seats()));
-                    }
-                }
-                let seat = seat.map_or(0, |k| k as usize - 1);
+                let seat = self.setup_seat(seat)?;
                 self.setup_count += 1;
                 // SetupSeed makes the n-th proposal after `ucinewgame` (or
                 // setting the seed) reproducible; 0 varies with the clock.
@@ -565,18 +608,26 @@ impl<G: Game> SessionOps for Session<G> {
         }
         v.push(format!("Key: {:016x}", self.pos.key()));
         v.push(format!("To move: p{} ({})", seat + 1, self.pos.seat_name(seat)));
-        let n = if self.outcome().is_some() { 0 } else { legal_turns(&self.pos).len() };
-        v.push(format!("Legal turns: {n}"));
+        // The count of `moves` (rules of the position alone, like perft).
+        let limit = TURN_LIST_LIMIT as u64;
+        match count_turns_up_to(&self.pos, limit) {
+            Some(n) => v.push(format!("Legal turns: {n}")),
+            None => v.push(format!("Legal turns: more than {limit}")),
+        }
         out.lines(v);
     }
 
-    fn moves(&self, out: &Out) {
+    fn moves(&self, out: &Out) -> Result<(), String> {
+        let turns = legal_turns_up_to(&self.pos, TURN_LIST_LIMIT).ok_or_else(|| {
+            format!("the position has more than {TURN_LIST_LIMIT} legal turns, too many to list (`go perft 1` counts them)")
+        })?;
         let mut s = String::from("moves");
-        for (t, _) in legal_turns(&self.pos) {
+        for (t, _) in turns {
             s.push(' ');
             s.push_str(&t);
         }
         out.line(s);
+        Ok(())
     }
 
     fn query(&self, args: &[&str], out: &Out) -> Result<(), String> {

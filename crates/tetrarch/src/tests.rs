@@ -198,6 +198,48 @@ fn perft_divide_format() {
     assert_eq!(v.last().unwrap(), "Nodes searched: 9");
 }
 
+/// A Quadranj position two turns from the start, with a 5-high column, has
+/// 282,910,438 legal turns: `d` says "more than" the list limit, and `moves`
+/// and a turn-level divide refuse with one error each, at once and without
+/// gigabytes of memory (they used to build the whole list).
+#[test]
+fn too_many_turns_to_list() {
+    let (mut e, cap) = engine("quadranj");
+    run(&mut e, &cap, "position startpos moves d2b3d3b4c4+c2,a1b1 f5g5e6e7f7+g6,f8f7");
+    let d = run(&mut e, &cap, "d");
+    assert_eq!(d.last().unwrap(), "Legal turns: more than 1000000", "{d:?}");
+    let l = one(&mut e, &cap, "moves");
+    assert!(is_error(&l) && l.contains("more than 1000000 legal turns"), "{l}");
+    let l = one(&mut e, &cap, "go perft 1");
+    assert!(is_error(&l) && l.contains("more than 1000000 legal turns"), "{l}");
+    // The position itself is intact: a search still answers with a legal turn.
+    let v = run(&mut e, &cap, "go depth 1");
+    let best = v.last().unwrap().strip_prefix("bestmove ").unwrap().split(' ').next().unwrap().to_string();
+    assert!(run(&mut e, &cap, &format!("position startpos moves d2b3d3b4c4+c2,a1b1 f5g5e6e7f7+g6,f8f7 {best}")).is_empty());
+}
+
+/// Every `info` pv is a line of whole turns that `position … moves` replays
+/// (depth counts actions, so an iteration can end mid-turn), and the last
+/// one starts with the `bestmove` turn.
+#[test]
+fn info_pv_is_whole_turns() {
+    for (variant, go) in [("quadranj4", "go depth 3"), ("quadranj", "go depth 3"), ("quattuor", "go depth 3")] {
+        let (mut e, cap) = engine(variant);
+        // Quattuor's first turn has one action: start at the second.
+        let start = if variant == "quattuor" { "position startpos moves 0000" } else { "position startpos moves" };
+        run(&mut e, &cap, start.trim_end_matches(" moves"));
+        let v = run(&mut e, &cap, go);
+        let pvs: Vec<&str> = v.iter().filter_map(|l| l.split_once(" pv ").map(|(_, pv)| pv)).collect();
+        assert!(!pvs.is_empty(), "{variant}: {v:?}");
+        for pv in &pvs {
+            let l = run(&mut e, &cap, &format!("{start} {pv}"));
+            assert!(l.is_empty(), "{variant}: pv `{pv}`: {l:?}");
+        }
+        let best = v.last().unwrap().strip_prefix("bestmove ").unwrap().split(' ').next().unwrap();
+        assert_eq!(pvs.last().unwrap().split(' ').next().unwrap(), best, "{variant}: {v:?}");
+    }
+}
+
 #[test]
 fn fourchess_perft() {
     let (mut e, cap) = engine("fourchess");
@@ -331,6 +373,43 @@ fn state_change_during_search_stops_it_first() {
     let v = cap.take_lines();
     assert_eq!(v.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{v:?}");
     assert_eq!(e.position_string(), "9 2");
+}
+
+/// A line that is rejected changes nothing, a running search included: one
+/// error line each, the search goes on, and `stop` then gives its bestmove.
+#[test]
+fn rejected_lines_leave_a_search_running() {
+    let (mut e, cap) = engine("fourchess");
+    e.handle_line("go infinite");
+    for line in [
+        "position foo",
+        "position startpos moves e2e4",
+        "setoption name Hash value 0",
+        "setoption name Foo value 1",
+        "setoption name UCI_Variant value chess",
+        "setoption name FC_Layout value Z",
+        "go depth x",
+        "go searchmoves e2e4",
+        "go setup seat 9",
+        "bench depth 0",
+        "ucinewgame x",
+        "isready now",
+        "stop please",
+        "ponderhit x",
+        "uci x",
+        "quit x",
+    ] {
+        assert_eq!(e.handle_line(line), Control::Continue, "{line}");
+        let v = cap.take_lines();
+        assert_eq!(v.len(), 1, "{line}: {v:?}");
+        assert!(is_error(&v[0]), "{line}: {v:?}");
+        assert!(e.busy(), "{line} ended the search");
+    }
+    e.handle_line("stop");
+    let v = cap.take_lines();
+    assert_eq!(v.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{v:?}");
+    assert_eq!(e.variant(), "fourchess");
+    assert_eq!(run(&mut e, &cap, "d").iter().filter(|l| l.starts_with("Position: ")).count(), 1);
 }
 
 #[test]

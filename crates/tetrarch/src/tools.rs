@@ -5,7 +5,9 @@
 use std::time::{Duration, Instant};
 
 use tetrarch_core::game::Game;
-use tetrarch_core::turns::{divide, legal_turns, parse_turn, perft, perft_actions, perft_bulk, play_turn};
+use tetrarch_core::turns::{
+    divide, legal_turns_up_to, parse_turn, perft, perft_actions, perft_bulk, play_turn, DivideError, TURN_LIST_LIMIT,
+};
 use tetrarch_search::{Score, Searcher};
 
 use crate::out::{quote, Out};
@@ -88,7 +90,8 @@ impl GameVisitor for PerftVisitor<'_> {
         let t = Instant::now();
         let total = if a.divide && a.depth > 0 {
             let rows: Vec<(String, u64)> = if a.bulk {
-                legal_turns(&pos)
+                legal_turns_up_to(&pos, TURN_LIST_LIMIT)
+                    .ok_or(DivideError::TooManyTurns.to_string())?
                     .into_iter()
                     .map(|(tok, acts)| {
                         let mut p = pos.clone();
@@ -97,7 +100,7 @@ impl GameVisitor for PerftVisitor<'_> {
                     })
                     .collect()
             } else {
-                divide(&pos, a.depth, a.actions)
+                divide(&pos, a.depth, a.actions).map_err(|e| e.to_string())?
             };
             let total = rows.iter().map(|(_, n)| n).sum();
             let mut lines: Vec<String> = rows.into_iter().map(|(t, n)| format!("{t}: {n}")).collect();

@@ -323,6 +323,26 @@ fn eof_exits_zero() {
     assert!(s.success(), "{s:?}");
 }
 
+/// End of input: a search with a limit is waited for (`go depth` piped in
+/// prints its bestmove), one without any (`go`, `go infinite`) is stopped;
+/// either way exactly one bestmove, then exit status 0.
+#[test]
+fn eof_ends_unbounded_searches_and_waits_for_bounded_ones() {
+    for (go, wait) in [("go", 5), ("go infinite", 5), ("go depth 2", 20)] {
+        let mut e = Engine::start();
+        e.send(go);
+        std::thread::sleep(Duration::from_millis(100));
+        e.stdin = None; // close
+        let s = e.wait_exit(Duration::from_secs(wait));
+        assert!(s.success(), "{go}: {s:?}");
+        let mut v = Vec::new();
+        while let Some(l) = e.recv(Duration::from_millis(200)) {
+            v.push(l);
+        }
+        assert_eq!(v.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{go}: {v:?}");
+    }
+}
+
 #[test]
 fn go_perft_divide() {
     let mut e = Engine::start();

@@ -203,7 +203,7 @@ fn e8_rescue_unfreezes_suit() {
 #[test]
 fn e9_seven_takes_last_ace() {
     let mut p = pos(E[8]);
-    let d = divide(&p, 2, false);
+    let d = divide(&p, 2, false).unwrap();
     assert_eq!(d.iter().find(|(t, _)| t == "e5e6").map(|x| x.1), Some(0));
     play(&mut p, "e5e6");
     assert_eq!(p.outcome().map(|o| o.to_string()).as_deref(), Some("win 1 annihilation"));
@@ -225,7 +225,7 @@ fn turn_tokens_and_divide_agree() {
         }
     }
     let mut p = pos(E[3]);
-    let d = divide(&p, 1, false);
+    let d = divide(&p, 1, false).unwrap();
     assert_eq!(d.len(), 85);
     assert_eq!(d[0].0, "0000");
     assert!(d.iter().any(|(t, _)| t == "a1a2,q1o1") && d.iter().any(|(t, _)| t == "q1o1,a1a2") && d.iter().any(|(t, _)| t == "a1a2"));
@@ -297,7 +297,7 @@ fn annihilation_order_and_mid_turn() {
     let p = build(&[("hK", "a1"), ("dK", "q1"), ("h7", "e5"), ("sA", "e6"), ("s9", "p14")], 0, 3, "d");
     let mut q = p.clone();
     assert_eq!(perft(&mut q, 1), actions_of(&p).len() as u64);
-    let d = divide(&p, 2, true);
+    let d = divide(&p, 2, true).unwrap();
     assert_eq!(d.iter().find(|x| x.0 == "e5e6").unwrap().1, 0);
     let q = after(&p, "e5e6");
     assert_eq!(q.outcome().unwrap().to_string(), "win 1 annihilation");
