@@ -384,7 +384,7 @@ impl Engine {
                 Generic::MoveOverhead => self.settings.move_overhead_ms = n() as u64,
                 Generic::SetupSeed => {
                     self.settings.setup_seed = n() as u64;
-                    self.session.ops().new_game();
+                    self.session.ops().restart_setups();
                 }
                 Generic::Strategy => {
                     self.settings.strategy = options::STRATEGIES.iter().find(|s| **s == v).copied()

@@ -49,6 +49,9 @@ pub trait SessionOps: Send {
     fn clear_hash(&mut self);
     /// `ucinewgame`.
     fn new_game(&mut self);
+    /// `setoption name SetupSeed`: the `go setup` proposals count again
+    /// from the first (nothing else changes).
+    fn restart_setups(&mut self);
     /// `position …` (the words after `position`).
     fn position(&mut self, args: &[&str]) -> Result<(), String>;
     /// `record`: the game since the last `position` command in the game's
@@ -550,6 +553,10 @@ impl<G: Game> SessionOps for Session<G> {
         self.start = self.pos.clone();
         self.history.clear();
         self.turns.clear();
+        self.setup_count = 0;
+    }
+
+    fn restart_setups(&mut self) {
         self.setup_count = 0;
     }
 

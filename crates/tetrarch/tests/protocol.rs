@@ -730,6 +730,12 @@ fn setup_seed_makes_go_setup_reproducible() {
     e.ask("ucinewgame");
     let b = (e.ask("go setup"), e.ask("go setup"));
     assert_eq!(a, b, "the same seed gives the same proposals");
+    // Setting the seed restarts the proposals and leaves the position alone.
+    e.ask("position startpos moves 0000");
+    let before = e.ask("d");
+    e.ask("setoption name SetupSeed value 42");
+    assert_eq!(e.ask("d"), before);
+    assert_eq!((e.ask("go setup"), e.ask("go setup")), a);
     // Only games with a choice before play know the option.
     e.ask("setoption name UCI_Variant value fourchess");
     let v = e.ask("setoption name SetupSeed value 1");
