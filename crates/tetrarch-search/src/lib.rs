@@ -197,10 +197,12 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Safety margin subtracted from clock-based budgets (`Move Overhead`).
     pub move_overhead: Duration,
-    /// `searchmoves`: the root actions to consider, as indices into the
-    /// root's `search_actions` list (its order is fixed for a position);
-    /// empty means all.
-    pub root_actions: Vec<usize>,
+    /// `searchmoves`: the root turns to consider, each as the index of each
+    /// of its actions in the `search_actions` list of the position it is
+    /// played in (that order is fixed for a position); empty means all.
+    /// The search keeps to them for the whole root turn, not only its first
+    /// action.
+    pub root_turns: Vec<Vec<usize>>,
 }
 
 /// How a game with more than two sides (free-for-all) is searched. Games
@@ -420,7 +422,7 @@ impl<G: Game> Searcher<G> {
                     .stack_size(16 << 20)
                     .spawn_scoped(s, move || {
                         let mut w = Worker::new(root, history, tt, shared, id, None, None, h, config.strategy);
-                        w.restrict_root(&limits.root_actions);
+                        w.restrict_root(&limits.root_turns);
                         w.helper_loop(max_depth);
                         w.history
                     });
@@ -441,7 +443,7 @@ impl<G: Game> Searcher<G> {
                 config.strategy,
             );
             w.multipv = config.multipv;
-            w.restrict_root(&limits.root_actions);
+            w.restrict_root(&limits.root_turns);
             let out = main_loop(&mut w, root, &tc, limits, config, max_depth, info);
             shared.abort.store(true, Relaxed);
             if wait_for_stop && !w.stopped {
@@ -465,8 +467,17 @@ impl<G: Game> Searcher<G> {
         let (line, value, depth) = out;
         let nodes = shared.total_nodes();
         let salt = RootInfo::new(root, config.strategy).salt;
-        let (best, after, used) = complete_turn(root, &line, &self.tt, salt);
-        let ponder = if after.outcome().is_none()
+        let (mut best, after, mut used) = complete_turn(root, &line, &self.tt, salt);
+        let listed = listed_turns(root, &limits.root_turns);
+        if !listed.is_empty() && !listed.contains(&best) {
+            // Completed past the search (stopped early): a listed turn, the
+            // first with the same first action if there is one.
+            best = listed.iter().find(|t| t.first() == best.first()).unwrap_or(&listed[0]).clone();
+            used = line.len() + 1; // no ponder from this line
+        }
+        let ponder = if used > line.len() {
+            None
+        } else if after.outcome().is_none()
             && (used < line.len() || self.tt.probe(after.key() ^ salt).is_some())
         {
             let (p, _, _) = complete_turn(&after, &line[used..], &self.tt, salt);
@@ -611,6 +622,27 @@ fn complete_turn<G: Game>(
         }
     }
     (out, p, used)
+}
+
+/// The `searchmoves` turns (index paths, [`Limits::root_turns`]) as actions;
+/// a path that does not fit the position is left out.
+pub(crate) fn listed_turns<G: Game>(root: &G, turns: &[Vec<usize>]) -> Vec<Vec<G::Action>> {
+    let mut out = Vec::new();
+    for t in turns {
+        let mut pos = root.clone();
+        let mut path = Vec::with_capacity(t.len());
+        for &i in t {
+            let mut list = G::Actions::default();
+            pos.search_actions(&mut list);
+            let Some(&a) = list.get(i) else { break };
+            path.push(a);
+            pos.make(a);
+        }
+        if path.len() == t.len() && !path.is_empty() {
+            out.push(path);
+        }
+    }
+    out
 }
 
 /// `line` played from `pos`, with its last turn completed as in

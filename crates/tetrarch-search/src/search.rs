@@ -185,6 +185,8 @@ pub(crate) struct Worker<'a, G: Game> {
     /// Turn-start keys: the game's history, then the path.
     keys: Vec<u64>,
     pub root_moves: Vec<RootMove<G::Action>>,
+    /// `searchmoves` turns as actions from the root (empty: no restriction).
+    turn_filter: Vec<Vec<G::Action>>,
     /// Late move reductions, `[depth * 64 + move number]`.
     lmr: Vec<u8>,
     /// `no_null[ply]`: the node at `ply` follows a null move.
@@ -257,6 +259,7 @@ impl<'a, G: Game> Worker<'a, G> {
             pv_len: vec![0; MAX_PLY + 1],
             keys,
             root_moves: Vec::new(),
+            turn_filter: Vec::new(),
             lmr: lmr_table(),
             no_null: vec![false; MAX_PLY + 2],
             brs_replied: false,
@@ -299,13 +302,31 @@ impl<'a, G: Game> Worker<'a, G> {
         self.moves.clear();
     }
 
-    /// Keeps only the root actions whose legal-list index is in `allowed`
-    /// (`searchmoves`); an empty list, or one that matches nothing, keeps all.
-    pub fn restrict_root(&mut self, allowed: &[usize]) {
-        if allowed.is_empty() || !self.root_moves.iter().any(|r| allowed.contains(&(r.idx as usize))) {
+    /// `searchmoves`: keeps only the root actions that start one of `turns`
+    /// (index paths, see [`crate::Limits::root_turns`]), and inside the root
+    /// turn only the actions that continue one of them. An empty list, or
+    /// one that matches nothing, keeps all.
+    pub fn restrict_root(&mut self, turns: &[Vec<usize>]) {
+        let paths = crate::listed_turns(&self.pos, turns);
+        if !self.root_moves.iter().any(|r| paths.iter().any(|p| p[0] == r.a)) {
             return;
         }
-        self.root_moves.retain(|r| allowed.contains(&(r.idx as usize)));
+        self.root_moves.retain(|r| paths.iter().any(|p| p[0] == r.a));
+        self.turn_filter = paths;
+    }
+
+    /// Whether the node at `ply` is inside the root turn along one of the
+    /// `searchmoves` turns, which then limit its actions: such a node is
+    /// searched full width (no quiescence) and is neither cut off by nor
+    /// stored in the table, whose entries hold unrestricted values.
+    #[inline]
+    fn restricted(&self, ply: usize) -> bool {
+        !self.turn_filter.is_empty()
+            && ply > 0
+            && self
+                .turn_filter
+                .iter()
+                .any(|t| t.len() > ply && (0..ply).all(|k| self.prev[k + 1] == Some(t[k])))
     }
 
     #[inline]
@@ -382,6 +403,22 @@ impl<'a, G: Game> Worker<'a, G> {
     fn generate(&mut self, tt_idx: Option<u16>, ply: usize, tactical_only: bool) -> (usize, usize) {
         let base = self.moves.len();
         let total = self.push_actions(tt_idx, ply, tactical_only, 0, 0);
+        if !tactical_only && self.restricted(ply) {
+            // `searchmoves` inside the root turn: the listed continuations.
+            let mut keep = base;
+            for r in base..self.moves.len() {
+                let a = self.moves[r].a;
+                let listed = self
+                    .turn_filter
+                    .iter()
+                    .any(|t| t.len() > ply && t[ply] == a && (0..ply).all(|k| self.prev[k + 1] == Some(t[k])));
+                if listed {
+                    self.moves[keep] = self.moves[r];
+                    keep += 1;
+                }
+            }
+            self.moves.truncate(keep);
+        }
         let n = self.moves.len() - base;
         (total, n)
     }
@@ -581,6 +618,8 @@ impl<'a, G: Game> Worker<'a, G> {
         pv_node: bool,
     ) -> i32 {
         self.pv_len[ply] = 0;
+        let restricted = self.restricted(ply);
+        let depth = if restricted { depth.max(1) } else { depth };
         if depth <= 0 {
             return self.qsearch(ply, alpha, beta, 0);
         }
@@ -620,7 +659,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut tt_idx = None;
         if let Some(hit) = self.tt.probe(tkey) {
             tt_idx = hit.idx;
-            if !pv_node && hit.depth >= depth {
+            if !pv_node && !restricted && hit.depth >= depth {
                 let s = score_from_tt(hit.score, ply);
                 match hit.bound {
                     BOUND_EXACT => return s,
@@ -817,8 +856,9 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             BOUND_UPPER
         };
-        self.tt
-            .store(tkey, score_to_tt(best, ply), best_idx, depth, bound);
+        if !restricted {
+            self.tt.store(tkey, score_to_tt(best, ply), best_idx, depth, bound);
+        }
         best
     }
 
@@ -1002,7 +1042,8 @@ impl<'a, G: Game> Worker<'a, G> {
         if ply >= MAX_PLY - 1 {
             return self.maxn_leaf();
         }
-        let quiesce = depth <= 0;
+        let restricted = self.restricted(ply);
+        let quiesce = depth <= 0 && !restricted;
         let turn_start = self.pos.at_turn_start();
         let key = self.pos.key();
         if !quiesce && turn_start && self.keys.iter().rev().any(|&k| k == key) {
@@ -1061,7 +1102,9 @@ impl<'a, G: Game> Worker<'a, G> {
         self.moves.truncate(base);
         if !self.stopped && best_idx.is_some() {
             // The table keeps the best action only (values are vectors).
-            self.tt.store(tkey, 0, best_idx, depth.max(0), BOUND_LOWER);
+            if !restricted {
+                self.tt.store(tkey, 0, best_idx, depth.max(0), BOUND_LOWER);
+            }
         }
         best
     }

@@ -331,7 +331,7 @@ impl<G: Game> Session<G> {
             infinite: g.infinite,
             clock: time.map(|t| Clock { time_ms: t, inc_ms: inc.unwrap_or(0), movestogo: g.movestogo }),
             move_overhead: Duration::from_millis(settings.move_overhead_ms),
-            root_actions: Vec::new(),
+            root_turns: Vec::new(),
         }
     }
 
@@ -354,28 +354,34 @@ impl<G: Game> Session<G> {
         Ok(seat.map_or(0, |k| k as usize - 1))
     }
 
-    /// `searchmoves`: the first action of each turn, as its index in the
-    /// root's search list (a multi-action turn restricts its first action;
-    /// an action the search leaves out cannot be chosen).
-    fn root_actions(&self, searchmoves: &[String]) -> Result<Vec<usize>, String> {
-        let mut root_actions = Vec::new();
-        if !searchmoves.is_empty() {
-            let mut legal = G::Actions::default();
-            self.pos.search_actions(&mut legal);
-            for (i, tok) in searchmoves.iter().enumerate() {
-                let acts = parse_turn(&self.pos, tok)
-                    .map_err(|e| format!("go: searchmoves turn {} {}: {e}", i + 1, quote(tok)))?;
-                if let Some(k) = legal.iter().position(|a| Some(a) == acts.first()) {
-                    root_actions.push(k);
-                }
+    /// `searchmoves`: each turn as the index of each of its actions in the
+    /// search list of the position it is played in (a turn with an action
+    /// the search leaves out, a long Quadranj unstacking chain, cannot be
+    /// chosen and is dropped).
+    fn root_turns(&self, searchmoves: &[String]) -> Result<Vec<Vec<usize>>, String> {
+        let mut turns = Vec::new();
+        for (i, tok) in searchmoves.iter().enumerate() {
+            let acts = parse_turn(&self.pos, tok)
+                .map_err(|e| format!("go: searchmoves turn {} {}: {e}", i + 1, quote(tok)))?;
+            let mut pos = self.pos.clone();
+            let mut path = Vec::with_capacity(acts.len());
+            for &a in &acts {
+                let mut list = G::Actions::default();
+                pos.search_actions(&mut list);
+                let Some(k) = list.iter().position(|&x| x == a) else { break };
+                path.push(k);
+                pos.make(a);
+            }
+            if path.len() == acts.len() {
+                turns.push(path);
             }
         }
-        Ok(root_actions)
+        Ok(turns)
     }
 
     fn start_search(&mut self, g: GoSearch, settings: &Settings, out: &Out) -> Result<Job, String> {
         let mut limits = self.limits(&g, settings);
-        limits.root_actions = self.root_actions(&g.searchmoves)?;
+        limits.root_turns = self.root_turns(&g.searchmoves)?;
         let config = Config {
             multipv: settings.multipv,
             threads: settings.threads,
@@ -528,7 +534,7 @@ impl<G: Game> SessionOps for Session<G> {
         match cmd {
             "position" => self.parse_position(args).map(drop),
             "go" => match parse_go(args, G::CLOCK_LETTERS)? {
-                GoCommand::Search(g) => self.root_actions(&g.searchmoves).map(drop),
+                GoCommand::Search(g) => self.root_turns(&g.searchmoves).map(drop),
                 GoCommand::Perft { .. } => Ok(()),
                 GoCommand::Setup { seat } => self.setup_seat(seat).map(drop),
             },

@@ -226,6 +226,38 @@ fn searchmoves_restrict_the_root() {
     }
 }
 
+/// In games of two actions a turn, `searchmoves` restricts whole turns:
+/// the second action too, and ending the turn early (a one-action token).
+/// Every turn listed here shares its first action with an unlisted one the
+/// search would otherwise be free to pick.
+#[test]
+fn searchmoves_restrict_whole_turns() {
+    let mut e = Engine::start();
+    let cases = [
+        ("quattuor", "position startpos moves 0000", vec!["g10g8,j10j8", "0000"]),
+        ("quattuor", "position startpos moves 0000", vec!["g10g8"]),
+        ("quattuor", "position startpos moves 0000", vec!["g10g8,j10j8", "g10g8,j10i8"]),
+        ("quadranj4", "position startpos", vec!["a10a9,a8a4"]),
+        ("quadranj4", "position startpos", vec!["a10a9,a8a4", "a10a9,a8a5"]),
+        ("quadranj", "position startpos", vec!["a1a2,a3a4", "a1a2,a3a5"]),
+    ];
+    for (variant, pos, allowed) in cases {
+        e.ask(&format!("setoption name UCI_Variant value {variant}"));
+        e.ask(pos);
+        for depth in [1, 3] {
+            let go = format!("go depth {depth} searchmoves {}", allowed.join(" "));
+            e.send(&go);
+            let v = e.until(|l| l.starts_with("bestmove"));
+            let tok = v.last().unwrap().split(' ').nth(1).unwrap().to_string();
+            assert!(allowed.contains(&tok.as_str()), "{variant} {go}: {v:?}");
+            for l in v.iter().filter(|l| l.contains(" pv ")) {
+                let first = l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap();
+                assert!(allowed.contains(&first), "{variant} {go}: {l}");
+            }
+        }
+    }
+}
+
 #[test]
 fn go_depth_gives_one_legal_bestmove() {
     let mut e = Engine::start();
