@@ -95,6 +95,11 @@ impl Job {
         }
     }
 
+    /// Whether the job is a perft.
+    pub fn is_perft(&self) -> bool {
+        matches!(self.kind, JobKind::Perft)
+    }
+
     /// Whether only `stop` ends the job.
     pub fn is_open(&self) -> bool {
         matches!(self.kind, JobKind::Infinite | JobKind::Ponder { .. })

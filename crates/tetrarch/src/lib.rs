@@ -223,8 +223,14 @@ impl Engine {
                 Ok(())
             }
             "quit" => {
-                if let Some(job) = &self.job {
-                    job.abort();
+                // A search is stopped and prints its bestmove (at once); a
+                // perft is finished, so that `go perft 5` and `quit` piped in
+                // together print the count (`stop` first abandons it).
+                if let Some(job) = self.job.take() {
+                    if !job.is_perft() {
+                        job.stop();
+                    }
+                    job.join();
                 }
                 return Control::Quit;
             }

@@ -91,8 +91,7 @@ fn protocol_loop() -> ExitCode {
         }
         let line = String::from_utf8_lossy(&buf);
         if engine.handle_line(&line) == Control::Quit {
-            // Exit at once: a running search has been told to stop and dies
-            // with the process.
+            // A running search has printed its bestmove, a perft its count.
             std::process::exit(0);
         }
     }

@@ -343,6 +343,26 @@ fn quit_during_search_exits_zero() {
     e.send("quit");
     let s = e.wait_exit(Duration::from_secs(2));
     assert!(s.success(), "{s:?}");
+    let mut v = Vec::new();
+    while let Some(l) = e.recv(Duration::from_millis(200)) {
+        v.push(l);
+    }
+    assert_eq!(v.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{v:?}");
+}
+
+/// `go perft` and `quit` piped in together: the count is printed first.
+#[test]
+fn quit_after_go_perft_prints_the_count() {
+    let mut e = Engine::start();
+    e.send("go perft 4");
+    e.send("quit");
+    let s = e.wait_exit(Duration::from_secs(20));
+    assert!(s.success(), "{s:?}");
+    let mut v = Vec::new();
+    while let Some(l) = e.recv(Duration::from_millis(200)) {
+        v.push(l);
+    }
+    assert_eq!(v.last().map(String::as_str), Some("Nodes searched: 20736"), "{v:?}");
 }
 
 #[test]
