@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use tetrarch_core::game::{turn_done, Game, OptionSpec, Outcome, PositionError};
 use tetrarch_core::turns::{
-    count_turns_up_to, divide_until, legal_turns, legal_turns_up_to, line_to_turns, parse_turn, play_turn, turn_string,
+    count_turns_up_to, divide_until, perft_until, legal_turns, legal_turns_up_to, line_to_turns, parse_turn, play_turn, turn_string,
     DivideError, TURN_LIST_LIMIT,
 };
 use tetrarch_search::{Clock, Config, Info, Limits, Score, SearchResult, Searcher, Strategy};
@@ -423,7 +423,15 @@ impl<G: Game> Session<G> {
                 if depth == 0 {
                     return Ok((Vec::new(), 1));
                 }
-                let d = divide_until(&root, depth, actions, &abort.abort)?;
+                let d = match divide_until(&root, depth, actions, &abort.abort) {
+                    Err(DivideError::TooManyTurns) => {
+                        // No table, but the total (perft streams any number).
+                        out.line(format!("info string perft: {}; counting the total only", DivideError::TooManyTurns));
+                        let total = perft_until(&mut root.clone(), depth, &abort.abort).ok_or(DivideError::Stopped)?;
+                        return Ok((Vec::new(), total));
+                    }
+                    d => d?,
+                };
                 let total = d.iter().map(|(_, n)| n).sum();
                 Ok((d, total))
             }));

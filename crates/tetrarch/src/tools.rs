@@ -88,20 +88,33 @@ impl GameVisitor for PerftVisitor<'_> {
             play_turn(&mut pos, &acts);
         }
         let t = Instant::now();
-        let total = if a.divide && a.depth > 0 {
-            let rows: Vec<(String, u64)> = if a.bulk {
-                legal_turns_up_to(&pos, TURN_LIST_LIMIT)
-                    .ok_or(DivideError::TooManyTurns.to_string())?
-                    .into_iter()
-                    .map(|(tok, acts)| {
-                        let mut p = pos.clone();
-                        play_turn(&mut p, &acts);
-                        (tok, perft_bulk(&mut p, a.depth - 1))
-                    })
-                    .collect()
+        let rows = if a.divide && a.depth > 0 {
+            let rows = if a.bulk {
+                legal_turns_up_to(&pos, TURN_LIST_LIMIT).ok_or(DivideError::TooManyTurns).map(|turns| {
+                    turns
+                        .into_iter()
+                        .map(|(tok, acts)| {
+                            let mut p = pos.clone();
+                            play_turn(&mut p, &acts);
+                            (tok, perft_bulk(&mut p, a.depth - 1))
+                        })
+                        .collect()
+                })
             } else {
-                divide(&pos, a.depth, a.actions).map_err(|e| e.to_string())?
+                divide(&pos, a.depth, a.actions)
             };
+            match rows {
+                Ok(rows) => Some(rows),
+                Err(e) => {
+                    // Too many turns to list: the total only.
+                    self.out.line(format!("{e}; counting the total only"));
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let total = if let Some(rows) = rows {
             let total = rows.iter().map(|(_, n)| n).sum();
             let mut lines: Vec<String> = rows.into_iter().map(|(t, n)| format!("{t}: {n}")).collect();
             lines.push(String::new());
