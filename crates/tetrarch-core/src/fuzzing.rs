@@ -13,18 +13,24 @@ pub fn position_string<G: Game>(data: &str) {
     for v in G::VARIANTS {
         let opts = G::default_options(v);
         if let Ok(p) = G::from_position_string(data, &opts) {
-            let s = p.position_string();
-            let q = G::from_position_string(&s, &opts)
-                .unwrap_or_else(|e| panic!("canonical string `{s}` does not parse: {e}"));
-            assert_eq!(q.position_string(), s, "print(parse(s)) is not stable");
-            assert_eq!(p.key(), p.key_from_scratch());
-            assert_eq!(q.key(), p.key());
-            let mut list = G::Actions::default();
-            p.legal_actions(&mut list);
-            let _ = p.outcome();
-            let _ = p.render();
+            check_parsed(&p, &opts);
         }
     }
+}
+
+/// What any parsed position keeps: its string parses back to the same
+/// position and prints the same, its key is the key from scratch, and its
+/// actions, outcome and picture can be computed.
+fn check_parsed<G: Game>(p: &G, opts: &G::Options) {
+    let s = p.position_string();
+    let q = G::from_position_string(&s, opts).unwrap_or_else(|e| panic!("printed string `{s}` does not parse: {e}"));
+    assert_eq!(q.position_string(), s, "print(parse(s)) is not stable");
+    assert_eq!(p.key(), p.key_from_scratch());
+    assert_eq!(q.key(), p.key());
+    let mut list = G::Actions::default();
+    p.legal_actions(&mut list);
+    let _ = p.outcome();
+    let _ = p.render();
 }
 
 /// Feeds a turn token to `G`'s token parser. `data` is `<token>` (played from
@@ -62,14 +68,7 @@ pub fn setup_tokens<G: Game>(data: &str) {
     for v in G::VARIANTS {
         let opts = G::default_options(v);
         if let Ok(p) = G::from_setup(&tokens, &opts) {
-            let s = p.position_string();
-            let q = G::from_position_string(&s, &opts)
-                .unwrap_or_else(|e| panic!("set-up position `{s}` does not parse: {e}"));
-            assert_eq!(q.position_string(), s, "print(parse(s)) is not stable");
-            assert_eq!(p.key(), p.key_from_scratch());
-            assert_eq!(q.key(), p.key());
-            let mut list = G::Actions::default();
-            p.legal_actions(&mut list);
+            check_parsed(&p, &opts);
         }
     }
 }

@@ -94,6 +94,15 @@ impl Engine {
     }
 
     /// Waits for the process to end; its exit status.
+    /// Every line still to come from an engine that has exited.
+    fn rest(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        while let Some(l) = self.recv(Duration::from_millis(200)) {
+            v.push(l);
+        }
+        v
+    }
+
     fn wait_exit(&mut self, d: Duration) -> std::process::ExitStatus {
         let deadline = Instant::now() + d;
         loop {
@@ -208,32 +217,17 @@ fn malformed_lines_and_illegal_tokens_change_nothing() {
     assert_eq!(e.ask("d"), before);
 }
 
-#[test]
-fn searchmoves_restrict_the_root() {
-    let mut e = Engine::start();
-    for (go, allowed) in [
-        ("go depth 3 searchmoves d2d3", vec!["d2d3"]),
-        ("go depth 3 searchmoves j1i3 k2k3", vec!["j1i3", "k2k3"]),
-    ] {
-        e.send(go);
-        let v = e.until(|l| l.starts_with("bestmove"));
-        let tok = v.last().unwrap().split(' ').nth(1).unwrap().to_string();
-        assert!(allowed.contains(&tok.as_str()), "{go}: {v:?}");
-        for l in v.iter().filter(|l| l.contains(" pv ")) {
-            let first = l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap();
-            assert!(allowed.contains(&first), "{go}: {l}");
-        }
-    }
-}
-
-/// In games of two actions a turn, `searchmoves` restricts whole turns:
-/// the second action too, and ending the turn early (a one-action token).
-/// Every turn listed here shares its first action with an unlisted one the
-/// search would otherwise be free to pick.
+/// `searchmoves` restricts the answer and every pv to the listed turns; in
+/// games of two actions a turn, whole turns: the second action too, and
+/// ending the turn early (a one-action token). Every two-action turn listed
+/// here shares its first action with an unlisted one the search would
+/// otherwise be free to pick.
 #[test]
 fn searchmoves_restrict_whole_turns() {
     let mut e = Engine::start();
     let cases = [
+        ("fourchess", "position startpos", vec!["d2d3"]),
+        ("fourchess", "position startpos", vec!["j1i3", "k2k3"]),
         ("quattuor", "position startpos moves 0000", vec!["g10g8,j10j8", "0000"]),
         ("quattuor", "position startpos moves 0000", vec!["g10g8"]),
         ("quattuor", "position startpos moves 0000", vec!["g10g8,j10j8", "g10g8,j10i8"]),
@@ -335,19 +329,25 @@ fn go_infinite_then_stop() {
     assert!(!v.iter().any(|l| l.starts_with("bestmove")), "{v:?}");
 }
 
+/// `quit` stops a search, which prints its bestmove; end of input waits for
+/// a search with a limit (`go depth` piped in prints its bestmove) and stops
+/// one without any (`go`, `go infinite`). Exactly one bestmove, status 0.
 #[test]
-fn quit_during_search_exits_zero() {
-    let mut e = Engine::start();
-    e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(200));
-    e.send("quit");
-    let s = e.wait_exit(Duration::from_secs(2));
-    assert!(s.success(), "{s:?}");
-    let mut v = Vec::new();
-    while let Some(l) = e.recv(Duration::from_millis(200)) {
-        v.push(l);
+fn quit_and_end_of_input_during_a_search() {
+    for (go, quit, wait) in [("go infinite", true, 2), ("go", false, 5), ("go infinite", false, 5), ("go depth 2", false, 20)] {
+        let mut e = Engine::start();
+        e.send(go);
+        std::thread::sleep(Duration::from_millis(150));
+        if quit {
+            e.send("quit");
+        } else {
+            e.stdin = None; // close
+        }
+        let s = e.wait_exit(Duration::from_secs(wait));
+        assert!(s.success(), "{go}: {s:?}");
+        let v = e.rest();
+        assert_eq!(v.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{go}, quit {quit}: {v:?}");
     }
-    assert_eq!(v.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{v:?}");
 }
 
 /// `go perft` and `quit` piped in together: the count is printed first.
@@ -358,10 +358,7 @@ fn quit_after_go_perft_prints_the_count() {
     e.send("quit");
     let s = e.wait_exit(Duration::from_secs(20));
     assert!(s.success(), "{s:?}");
-    let mut v = Vec::new();
-    while let Some(l) = e.recv(Duration::from_millis(200)) {
-        v.push(l);
-    }
+    let v = e.rest();
     assert_eq!(v.last().map(String::as_str), Some("Nodes searched: 20736"), "{v:?}");
 }
 
@@ -373,26 +370,6 @@ fn eof_exits_zero() {
     e.stdin = None; // close
     let s = e.wait_exit(Duration::from_secs(5));
     assert!(s.success(), "{s:?}");
-}
-
-/// End of input: a search with a limit is waited for (`go depth` piped in
-/// prints its bestmove), one without any (`go`, `go infinite`) is stopped;
-/// either way exactly one bestmove, then exit status 0.
-#[test]
-fn eof_ends_unbounded_searches_and_waits_for_bounded_ones() {
-    for (go, wait) in [("go", 5), ("go infinite", 5), ("go depth 2", 20)] {
-        let mut e = Engine::start();
-        e.send(go);
-        std::thread::sleep(Duration::from_millis(100));
-        e.stdin = None; // close
-        let s = e.wait_exit(Duration::from_secs(wait));
-        assert!(s.success(), "{go}: {s:?}");
-        let mut v = Vec::new();
-        while let Some(l) = e.recv(Duration::from_millis(200)) {
-            v.push(l);
-        }
-        assert_eq!(v.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{go}: {v:?}");
-    }
 }
 
 #[test]
