@@ -299,6 +299,13 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn at_turn_start(&self) -> bool {
         true
     }
+    /// Whether `seat` is still in the game (games where seats go out: Queens
+    /// & Kings, Quadranj). Free-for-all places depend on it: after a win the
+    /// seats still in share the place below the winner (Quadranj §6.9),
+    /// those out rank below them.
+    fn seat_in_game(&self, _seat: Seat) -> bool {
+        true
+    }
     /// The protocol name of a seat's colour, for `d` (`White`, `Red`, …).
     fn seat_name(&self, seat: Seat) -> &'static str;
 

@@ -183,6 +183,41 @@ fn go_command(n: usize, mover: Seat, clocks: &[Clock], ecfg: &EngineConfig) -> S
     s
 }
 
+/// The places after a free-for-all win, best first: the winners; then the
+/// seats still in the game, sharing one place (a Quadranj royal home, §6.9);
+/// then those that went out in the last turn, the one visited last first
+/// (Queens & Kings §6.4: the last seat left won); then the seats out
+/// before, the later out higher. `mover` is the seat to move at the end.
+fn win_places(
+    n: usize,
+    mover: Seat,
+    winners: &[Seat],
+    out_order: &[Seat],
+    in_game: impl Fn(Seat) -> bool,
+) -> Vec<Vec<Seat>> {
+    let mut still_in = Vec::new();
+    let mut last_out = Vec::new();
+    // Every seat, in visiting order from the one after `mover` (the mover
+    // itself last: it is no winner when a game ends mid-round).
+    for k in 1..=n {
+        let s = (mover + k) % n;
+        if !winners.contains(&s) && !out_order.contains(&s) {
+            if in_game(s) {
+                still_in.push(s);
+            } else {
+                last_out.push(s);
+            }
+        }
+    }
+    let mut g = vec![winners.to_vec()];
+    if !still_in.is_empty() {
+        g.push(still_in);
+    }
+    g.extend(last_out.into_iter().rev().map(|s| vec![s]));
+    g.extend(out_order.iter().rev().map(|&s| vec![s]));
+    g
+}
+
 /// Places best first (groups of seats sharing a place) → (rank, points) per
 /// seat, points `(n - mean position) / (n - 1)`.
 fn places_to_points(n: usize, groups: &[Vec<Seat>]) -> (Vec<u32>, Vec<f64>) {
@@ -408,17 +443,8 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
             let (groups, reason, decided): (Vec<Vec<Seat>>, String, Decided) = match &end {
                 End::Rules(o) => match o.result {
                     GameResult::Win(w) => {
-                        // The seats that went out in the last turn, in visiting order.
-                        let mut last_out = Vec::new();
-                        for k in 1..n {
-                            let s = (mover + k) % n;
-                            if !w.has(s) && !out_order.contains(&s) {
-                                last_out.push(s);
-                            }
-                        }
-                        let mut g = vec![w.iter().collect::<Vec<_>>()];
-                        g.extend(last_out.into_iter().rev().map(|s| vec![s]));
-                        g.extend(out_rev.clone());
+                        let winners: Vec<Seat> = w.iter().collect();
+                        let g = win_places(n, mover, &winners, &out_order, |s| pos.seat_in_game(s));
                         (g, o.reason.to_string(), Decided::Rules)
                     }
                     GameResult::Draw(d) => {
@@ -475,6 +501,25 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Quadranj royal home: the three others, all still in, share places
+    /// 2–4 (1/3 point each); a seat out earlier ranks below them. A Queens &
+    /// Kings win: the seats out in the last turn in reverse visiting order.
+    #[test]
+    fn places_after_a_win() {
+        let g = win_places(4, 2, &[1], &[], |_| true);
+        assert_eq!(g, vec![vec![1], vec![3, 0, 2]]);
+        let (r, p) = places_to_points(4, &g);
+        assert_eq!(r, vec![2, 1, 2, 2]);
+        assert_eq!(p, vec![1.0 / 3.0, 1.0, 1.0 / 3.0, 1.0 / 3.0]);
+        let g = win_places(4, 2, &[1], &[0], |s| s != 0);
+        assert_eq!(places_to_points(4, &g).0, vec![4, 1, 2, 2]);
+        // Seat 0 won; 2 and 3 went out in the last turn (visited 2, then 3
+        // from mover 1), 1 went out before.
+        let g = win_places(4, 1, &[0], &[1], |s| s == 0);
+        assert_eq!(g, vec![vec![0], vec![3], vec![2], vec![1]]);
+        assert_eq!(places_to_points(4, &g).0, vec![1, 4, 3, 2]);
+    }
 
     #[test]
     fn places() {

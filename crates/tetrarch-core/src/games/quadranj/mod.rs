@@ -459,6 +459,10 @@ impl Game for Quadranj {
         Some(view::board_view(self))
     }
 
+    fn seat_in_game(&self, seat: Seat) -> bool {
+        self.in_game(seat)
+    }
+
     fn seats(&self) -> usize {
         self.geo.seats
     }

@@ -422,6 +422,10 @@ impl Game for QueensKings {
         self.seat_of(self.st.to_move as usize)
     }
 
+    fn seat_in_game(&self, seat: Seat) -> bool {
+        self.st.in_game >> self.colour_of(seat) & 1 != 0
+    }
+
     fn side_of(&self, seat: Seat) -> usize {
         match self.rules.mode {
             Mode::Teams => seat % 2,
