@@ -321,12 +321,13 @@ impl<'a, G: Game> Worker<'a, G> {
     /// stored in the table, whose entries hold unrestricted values.
     #[inline]
     fn restricted(&self, ply: usize) -> bool {
-        !self.turn_filter.is_empty()
-            && ply > 0
-            && self
-                .turn_filter
-                .iter()
-                .any(|t| t.len() > ply && (0..ply).all(|k| self.prev[k + 1] == Some(t[k])))
+        !self.turn_filter.is_empty() && ply > 0 && self.turn_filter.iter().any(|t| self.continues(t, ply))
+    }
+
+    /// Whether the listed turn `t` goes on past `ply` from the actions the
+    /// path has played so far.
+    fn continues(&self, t: &[G::Action], ply: usize) -> bool {
+        t.len() > ply && (0..ply).all(|k| self.prev[k + 1] == Some(t[k]))
     }
 
     #[inline]
@@ -408,11 +409,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let mut keep = base;
             for r in base..self.moves.len() {
                 let a = self.moves[r].a;
-                let listed = self
-                    .turn_filter
-                    .iter()
-                    .any(|t| t.len() > ply && t[ply] == a && (0..ply).all(|k| self.prev[k + 1] == Some(t[k])));
-                if listed {
+                if self.turn_filter.iter().any(|t| self.continues(t, ply) && t[ply] == a) {
                     self.moves[keep] = self.moves[r];
                     keep += 1;
                 }

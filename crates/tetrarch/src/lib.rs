@@ -211,7 +211,9 @@ impl Engine {
         // A line that would be rejected changes nothing, so it is checked
         // before a running job is stopped (state-changing commands stop it).
         let r = match cmd {
-            "uci" | "ugi" | "isready" | "quit" | "stop" | "ponderhit" | "ucinewgame" if !args.is_empty() => {
+            "uci" | "ugi" | "isready" | "quit" | "stop" | "ponderhit" | "ucinewgame" | "d" | "moves" | "eval" | "record"
+                if !args.is_empty() =>
+            {
                 Err(format!("{cmd}: unexpected {}", quote(args[0])))
             }
             "uci" | "ugi" => {
@@ -277,7 +279,6 @@ impl Engine {
                 self.stop_job();
                 tools::bench(d, None, &self.out).map(|_| ())
             }),
-            "d" | "moves" | "eval" if !args.is_empty() => Err(format!("{cmd}: unexpected {}", quote(args[0]))),
             "d" => {
                 self.session.ops_ref().display(&self.out);
                 Ok(())
@@ -288,7 +289,6 @@ impl Engine {
                 Ok(())
             }
             "query" => self.session.ops_ref().query(args, &self.out),
-            "record" if !args.is_empty() => Err(format!("record: unexpected {}", quote(args[0]))),
             "record" => self.session.ops_ref().record(&self.out),
             _ => Err(format!("unknown command {}", quote(cmd))),
         };
