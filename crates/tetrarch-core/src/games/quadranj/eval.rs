@@ -13,10 +13,19 @@
 //!   two-slide roads by a corner (a royal slides once per turn, §4.2); more
 //!   when the royal stands at the *gate*: in its own Keep or beside a free
 //!   square of it, where only royals may come between it and its home
-//!   (§2.6), so nothing but another royal can stop it.
+//!   (§2.6), so nothing but another royal can stop it;
+//! - `arrival`: a seat whose royal (or possible burglar) will stand on its
+//!   home within two of its turns by a road that only crosses its own Keep
+//!   has as good as won, since nothing but another royal may stand there
+//!   (§2.6) and royals are never captured. The first such seat in turn
+//!   order from the seat to move gets [`ARRIVAL`], every other seat
+//!   −[`ARRIVAL`], less [`ARRIVAL_SLOT`] per seat turn until it arrives, so
+//!   sooner wins and later losses are preferred. Not averaged: in
+//!   `quadranj4` one seat's arrival is every other seat's loss.
 
 use super::board::{Sq, NO_SQ};
-use super::cell::{self, T_PILOT, T_ROYAL};
+use super::cell::{self, T_GUARD, T_PILOT, T_ROYAL};
+use crate::bitboard::Bb128;
 use super::moves::{kind, Action};
 use super::{Burglar, Quadranj};
 
@@ -43,8 +52,14 @@ pub const GATE_LINE: i32 = 400;
 /// The royal at the gate without a clear slide home (at most two turns).
 pub const GATE: i32 = 200;
 
-/// The names of the terms, in the order [`seat_terms`] returns them.
-const NAMES: [&str; 5] = ["material", "race", "threats", "royal", "home"];
+/// A seat whose arrival home can no longer be stopped (the `arrival` term).
+pub const ARRIVAL: i32 = 10_000;
+/// Taken off [`ARRIVAL`] per seat turn before the arrival.
+pub const ARRIVAL_SLOT: i32 = 10;
+
+/// The names of the terms, in the order [`relative_terms`] returns them
+/// ([`seat_terms`] and then `arrival`).
+const NAMES: [&str; 6] = ["material", "race", "threats", "royal", "home", "arrival"];
 
 /// Whether a royal of `s` on `a` could slide to `b` on this board: same rank
 /// or file, every square between empty, `b` empty or an enemy lone pilot.
@@ -83,6 +98,183 @@ fn home_roads(p: &Quadranj, s: usize, r: Sq) -> i32 {
         .filter(|&&c| c != r && c != home && slide_clear(p, s, r, c) && slide_clear(p, s, c, home))
         .count() as i32;
     roads * HOME_CORNER + if gate { GATE } else { 0 }
+}
+
+/// Whether a unit of `s` on `a` that may enter `s`'s Keep reaches `b` in one
+/// slide whose squares after `a` are all empty squares of that Keep: only
+/// royals of other seats could ever come between (§2.6).
+fn keep_road(p: &Quadranj, s: usize, a: Sq, b: Sq) -> bool {
+    let g = p.geo;
+    let (fa, ra) = (g.file(a) as i32, g.rank(a) as i32);
+    let (fb, rb) = (g.file(b) as i32, g.rank(b) as i32);
+    if a == b || (fa != fb && ra != rb) {
+        return false;
+    }
+    let (df, dr) = ((fb - fa).signum(), (rb - ra).signum());
+    let (mut f, mut r) = (fa, ra);
+    while (f, r) != (fb, rb) {
+        f += df;
+        r += dr;
+        let q = g.sq(f as usize, r as usize);
+        if !g.keep[s].has(q) || p.st.occ.has(q) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The squares the royal of `s` on `r` can reach in one action: slides,
+/// charges (it lands on the target) and swaps with a neighbour of its seat.
+fn royal_reach(p: &Quadranj, s: usize, r: Sq) -> Bb128 {
+    let g = p.geo;
+    let st = &p.st;
+    let mut reach = Bb128::EMPTY;
+    let enemy_p = st.pilots & !st.own[s];
+    for d in 0..4 {
+        let mut t = r;
+        while let Some(u) = g.step(t, d) {
+            if !st.occ.has(u) {
+                reach = reach.with(u);
+                t = u;
+                continue;
+            }
+            if enemy_p.has(u) {
+                reach = reach.with(u);
+            }
+            break;
+        }
+        if let Some(t) = p.charge_target(r, d) {
+            reach = reach.with(t);
+        }
+    }
+    for u in g.nbr8[r] & st.own[s] {
+        if matches!(cell::kind(st.cell[u]), T_GUARD | T_PILOT | 3) {
+            reach = reach.with(u);
+        }
+    }
+    reach
+}
+
+/// How seat `s` can arrive home: `sure`, the number of its turns (counting
+/// the current one for the seat to move) by roads through its own Keep
+/// only, which nothing but another royal could block; `open`, the number
+/// of turns if its next action is not prevented by a seat moving before
+/// it: the royal slides (or charges) home, or onto a gate square from which
+/// a `sure` road starts.
+#[derive(Clone, Copy, Default)]
+struct Arrival {
+    sure: Option<i32>,
+    open: Option<i32>,
+}
+
+fn min_opt(a: Option<i32>, t: i32) -> Option<i32> {
+    Some(a.map_or(t, |b| b.min(t)))
+}
+
+/// Turns for the royal standing on `r` by a road through the Keep only.
+fn keep_turns(p: &Quadranj, s: usize, r: Sq, doors: Bb128) -> Option<i32> {
+    let home = p.geo.home[s] as Sq;
+    if keep_road(p, s, r, home) {
+        Some(1)
+    } else if doors.into_iter().any(|m| keep_road(p, s, r, m)) {
+        Some(2)
+    } else {
+        None
+    }
+}
+
+fn arrival_of(p: &Quadranj, s: usize) -> Arrival {
+    let g = p.geo;
+    let st = &p.st;
+    let home = g.home[s] as Sq;
+    let mut a = Arrival::default();
+    if st.occ.has(home) {
+        return a;
+    }
+    // The squares of the Keep from which home is one slide or step away.
+    let doors = g.nbr4[home] & g.keep[s] & !st.occ;
+    // A unit that moved in the current turn waits for the next one.
+    let moving = st.index == 1 && st.to_move as usize == s;
+    let late = |u: Sq| (moving && st.marks.has(u)) as i32;
+    let r = st.royal[s];
+    if r != NO_SQ {
+        let r = r as Sq;
+        if let Some(t) = keep_turns(p, s, r, doors) {
+            a.sure = Some(t + late(r));
+        }
+        if !st.marks.has(r) {
+            let reach = royal_reach(p, s, r);
+            if reach.has(home) {
+                a.open = Some(1);
+            } else {
+                // Gate squares: beside the Keep, outside it.
+                for q in reach & !g.keep[s] {
+                    if (g.nbr4[q] & g.keep[s]).any() {
+                        if let Some(t) = keep_turns(p, s, q, doors) {
+                            a.open = min_opt(a.open, 1 + t);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if st.burglar[s] != Burglar::None {
+        for u in st.own[s] & st.pilots {
+            if !p.lone_is_burglar(s, u) {
+                continue;
+            }
+            if g.nbr4[u].has(home) {
+                a.sure = min_opt(a.sure, 1 + late(u));
+            } else if (g.nbr4[u] & doors).any() {
+                a.sure = min_opt(a.sure, 2 + late(u));
+            }
+        }
+    }
+    a
+}
+
+/// The arrival home that comes first as `seat` must expect it: every
+/// seat's `sure` road, the seat to move's `open` one (it acts now), and,
+/// expecting no help, the `open` road of an opponent that moves before
+/// `seat` does. Returns the arriving seat and the number of seat turns
+/// before it (0: in the current turn).
+pub fn arrival(p: &Quadranj, seat: usize) -> Option<(usize, i32)> {
+    let st = &p.st;
+    if st.res != 0 {
+        return None;
+    }
+    let seats = p.geo.seats;
+    let m = st.to_move as usize;
+    let n = (0..seats).filter(|&s| p.in_game(s)).count() as i32;
+    let mut k = 0;
+    let mut seat_k = i32::MAX;
+    let mut best: Option<(usize, i32)> = None;
+    let consider = |s: usize, t: i32, k: i32, best: &mut Option<(usize, i32)>| {
+        let slot = (t - 1) * n + k;
+        if best.map_or(true, |(_, b)| slot < b) {
+            *best = Some((s, slot));
+        }
+    };
+    for i in 0..seats {
+        let s = (m + i) % seats;
+        if !p.in_game(s) {
+            continue;
+        }
+        if s == seat {
+            seat_k = k;
+        }
+        let a = arrival_of(p, s);
+        if let Some(t) = a.sure {
+            consider(s, t, k, &mut best);
+        }
+        if let Some(t) = a.open {
+            if s == m || (s != seat && k < seat_k) {
+                consider(s, t, k, &mut best);
+            }
+        }
+        k += 1;
+    }
+    best
 }
 
 fn dist(p: &Quadranj, a: Sq, b: Sq) -> i32 {
@@ -159,9 +351,15 @@ fn seat_terms(p: &Quadranj, s: usize) -> [i32; 5] {
 
 /// The terms for `seat` relative to its opponents (the average of the other
 /// seats in the game), in the order of [`NAMES`].
-fn relative_terms(p: &Quadranj, seat: usize) -> [i32; 5] {
-    let mut rel = seat_terms(p, seat);
-    let mut sum = [0i32; 5];
+fn relative_terms(p: &Quadranj, seat: usize) -> [i32; 6] {
+    let [a, b, c, d, e] = seat_terms(p, seat);
+    let arrival = match arrival(p, seat) {
+        Some((s, slot)) if s == seat => ARRIVAL - ARRIVAL_SLOT * slot,
+        Some((_, slot)) => -ARRIVAL + ARRIVAL_SLOT * slot,
+        None => 0,
+    };
+    let mut rel = [a, b, c, d, e, arrival];
+    let mut sum = [0i32; 6];
     let mut others = 0;
     for o in (0..p.geo.seats).filter(|&o| o != seat && p.in_game(o)) {
         others += 1;

@@ -843,7 +843,7 @@ fn search_hooks_and_render() {
             assert_eq!(s.evaluate(seat), 0, "{o:?}");
         }
         let names: Vec<&str> = s.eval_terms(0).iter().map(|t| t.0).collect();
-        assert_eq!(names, ["material", "race", "threats", "royal", "home"]);
+        assert_eq!(names, ["material", "race", "threats", "royal", "home", "arrival"]);
         let r = s.render();
         assert_eq!(r.lines().count(), s.geo.n + 1, "{r}");
     }
@@ -887,6 +887,55 @@ fn search_hooks_and_render() {
     let q = pos(EX[7].pos);
     let r = after(&q, "e8c8");
     assert!(r.evaluate(1) > r.evaluate(0));
+}
+
+/// The `arrival` term: a road home through the seat's own Keep is sure
+/// whoever is to move; a road any unit could still block counts for the
+/// seat to move, and for a seat that moves before the evaluated one.
+#[test]
+fn arrival_roads() {
+    let arrival_term = |p: &Quadranj, seat: usize| crate::game::eval_term(p, seat, "arrival");
+    // Red's royal on h1, its home h8 up a clear file: Red to move arrives
+    // now; with Blue to move Blue may block it first.
+    let q = pos("bK7/8/8/8/8/8/8/bG6rK r 0 - rb 0/0 -/- 0 1");
+    assert_eq!(eval::arrival(&q, 0), Some((0, 0)));
+    assert_eq!(arrival_term(&q, 0), eval::ARRIVAL);
+    assert_eq!(arrival_term(&q, 1), -eval::ARRIVAL);
+    let q = pos("bK7/8/8/8/8/8/8/bG6rK b 0 - rb 0/0 -/- 0 1");
+    assert_eq!((eval::arrival(&q, 0), eval::arrival(&q, 1)), (None, None));
+    // Red's royal moved this turn: it cannot slide home before Blue moves.
+    let q = pos("bK7/8/8/8/8/8/8/bG6rK r 1 h1 rb 0/0 -/- 0 1");
+    assert_eq!((eval::arrival(&q, 0), eval::arrival(&q, 1)), (None, None));
+    // On f8 the road home crosses only g8, a square of Red's Keep: sure,
+    // one seat turn away with Blue to move.
+    let q = pos("bK4rK2/8/8/8/8/8/8/bG7 b 0 - rb 0/0 -/- 0 1");
+    assert_eq!(eval::arrival(&q, 1), Some((0, 1)));
+    assert_eq!(arrival_term(&q, 1), -eval::ARRIVAL + eval::ARRIVAL_SLOT);
+    // On f4 no road home, but a slide to f8, beside the Keep square g8,
+    // then home: Red to move arrives in its second turn, after Blue's
+    // (slot 2). A Blue guard on f6 closes the file.
+    let q = pos("bK7/8/8/8/5rK2/8/8/bG7 r 0 - rb 0/0 -/- 0 1");
+    assert_eq!(eval::arrival(&q, 0), Some((0, 2)));
+    assert_eq!(arrival_term(&q, 0), eval::ARRIVAL - 2 * eval::ARRIVAL_SLOT);
+    let q = pos("bK7/8/5bG2/8/5rK2/8/8/bG7 r 0 - rb 0/0 -/- 0 1");
+    assert_eq!(eval::arrival(&q, 0), None);
+
+    // quadranj4, seats in turn order Green, Blue, Yellow, Red: Red's royal
+    // on j5 has a clear file to its home j10. With Green to move every
+    // other seat moves before Red and may block; with Yellow to move Red
+    // comes next, so Green and Blue (after Red) must expect the arrival,
+    // and Yellow (before it) need not.
+    let b = "10/10/10/4bK5/4gK5/9rK/5yK4/10/10/10";
+    let q = pos4(&format!("{b} g 0 - gbyr 0/0/0/0 -/-/-/- 0 1"));
+    for seat in 0..4 {
+        assert_eq!(eval::arrival(&q, seat), None, "seat {seat}");
+    }
+    let q = pos4(&format!("{b} y 0 - gbyr 0/0/0/0 -/-/-/- 0 1"));
+    assert_eq!(eval::arrival(&q, 0), Some((3, 1)));
+    assert_eq!(eval::arrival(&q, 1), Some((3, 1)));
+    assert_eq!(eval::arrival(&q, 2), None);
+    assert_eq!(eval::arrival(&q, 3), None);
+    assert_eq!(arrival_term(&q, 0), -eval::ARRIVAL + eval::ARRIVAL_SLOT);
 }
 
 /// `skip_to` (Best-Reply Search in `quadranj4`): at a turn start another
