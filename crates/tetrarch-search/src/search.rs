@@ -1241,11 +1241,19 @@ impl<'a, G: Game> Worker<'a, G> {
             if i == line || s > alpha {
                 // A first action failing low is an upper bound: keep the window.
                 alpha = alpha.max(s);
-                self.update_pv(0, a);
                 let rm = &mut self.root_moves[i];
                 rm.score = s;
-                rm.pv.clear();
-                rm.pv.extend_from_slice(&self.pv[..self.pv_len[0]]);
+                // Its line is only a line where it failed low: the rest of
+                // the turn would be any action that failed low too (and
+                // `bestmove` plays that rest if the search stops before the
+                // re-search). Keep the line of the last search that gave a
+                // value inside its window.
+                if s > alpha0 || rm.pv.is_empty() {
+                    self.update_pv(0, a);
+                    let rm = &mut self.root_moves[i];
+                    rm.pv.clear();
+                    rm.pv.extend_from_slice(&self.pv[..self.pv_len[0]]);
+                }
                 if s >= beta {
                     break;
                 }
