@@ -211,30 +211,29 @@ impl Quadranj {
     /// which already allows a slide).
     pub(crate) fn royal_immobile(&self, s: usize) -> bool {
         let r = self.st.royal[s];
-        if r == NO_SQ {
-            return false;
-        }
-        let r = r as Sq;
-        let g = self.geo;
+        r != NO_SQ && self.royal_exits(s, r as Sq) == 0 && !self.royal_can_swap(s, r as Sq)
+    }
+
+    /// The orthogonal neighbours of the royal of `s` on `r` that it could
+    /// slide onto (empty, or an enemy lone pilot).
+    pub(crate) fn royal_exits(&self, s: usize, r: Sq) -> u32 {
         let st = &self.st;
         let enemy_p = st.pilots & !st.own[s];
-        if (g.nbr4[r] & (!st.occ | enemy_p) & g.all).any() {
-            return false;
-        }
+        (self.geo.nbr4[r] & (!st.occ | enemy_p) & self.geo.all).count()
+    }
+
+    /// Whether the royal of `s` on `r` has a unit of its seat to swap with
+    /// (§5.10), marks aside.
+    pub(crate) fn royal_can_swap(&self, s: usize, r: Sq) -> bool {
+        let g = self.geo;
+        let st = &self.st;
         let active = self.active_keeps();
-        for p in g.nbr8[r] & st.own[s] {
-            let c = st.cell[p];
-            let ok = match cell::kind(c) {
-                T_GUARD => !(active & !g.keep[s]).has(r),
-                T_PILOT => !active.has(r) || (g.keep[s].has(r) && self.lone_is_burglar(s, p)),
-                3 => !active.has(r),
-                _ => false,
-            };
-            if ok {
-                return false;
-            }
-        }
-        true
+        (g.nbr8[r] & st.own[s]).into_iter().any(|p| match cell::kind(st.cell[p]) {
+            T_GUARD => !(active & !g.keep[s]).has(r),
+            T_PILOT => !active.has(r) || (g.keep[s].has(r) && self.lone_is_burglar(s, p)),
+            3 => !active.has(r),
+            _ => false,
+        })
     }
 
     /// §7.12: the result of a parsed position, in the spec's precedence.

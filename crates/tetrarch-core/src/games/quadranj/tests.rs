@@ -883,10 +883,25 @@ fn search_hooks_and_render() {
     let q = pos("bK7/5rKrG1/8/8/8/8/8/bG7 r 0 - rb 0/0 -/- 0 1");
     assert_eq!(home(&q, 0), eval::HOME_CORNER);
     assert!(p.order_hint(cap) > p.order_hint(quiet));
-    // A boxed-in royal weighs heavily.
-    let q = pos(EX[7].pos);
-    let r = after(&q, "e8c8");
-    assert!(r.evaluate(1) > r.evaluate(0));
+    // The royal's room in quadranj4 (the other royals on c7, e5 and g7
+    // have 4 free squares each, 60): Red's on e1 with a Blue guard on e2
+    // has 2 free squares and no unit to swap with; a Red guard on d2 is a
+    // way out, as one on d1 taking one of the squares; Blue guards leave
+    // it one square, then none (a Red guard on j4 keeps Red an action).
+    // In quadranj only a boxed-in royal counts.
+    let royal = |r2: &str, r1: &str| {
+        let s = format!("10/10/10/2gK3yK3/10/4bK5/9rG/10/{r2}/{r1} r 0 - gbyr 0/0/0/0 -/-/-/- 0 1");
+        crate::game::eval_term(&pos4(&s), 3, "royal")
+    };
+    let f = eval::ROYAL_FREE;
+    assert_eq!(royal("4bG5", "4rK5"), 2 * f - eval::TIGHT2 - 4 * f);
+    assert_eq!(royal("3rGbG5", "4rK5"), 2 * f - 4 * f);
+    assert_eq!(royal("4bG5", "3rGrK5"), f - 4 * f);
+    assert_eq!(royal("4bG5", "3bGrK5"), f - eval::TIGHT1 - 4 * f);
+    assert_eq!(royal("4bG5", "3bGrKbG4"), -eval::BOXED - 4 * f);
+    let royal2 = |s: &str| crate::game::eval_term(&pos(&format!("{s} r 0 - rb 0/0 -/- 0 1")), 0, "royal");
+    assert_eq!(royal2("8/8/8/3bK4/8/8/8/6bGrK"), f - 4 * f);
+    assert_eq!(royal2("8/8/8/3bK4/8/8/7bG/6bGrK"), -eval::BOXED - 4 * f);
 }
 
 /// The `arrival` term: a road home through the seat's own Keep is sure
@@ -936,6 +951,10 @@ fn arrival_roads() {
     assert_eq!(eval::arrival(&q, 2), None);
     assert_eq!(eval::arrival(&q, 3), None);
     assert_eq!(arrival_term(&q, 0), -eval::ARRIVAL + eval::ARRIVAL_SLOT);
+    // A seat that went out has lost, whatever the board.
+    let q = pos4("10/10/10/4bK5/10/9rK/5yK4/10/10/10 b 0 - byr 0/0/0/0 -/-/-/- 0 1");
+    assert_eq!(arrival_term(&q, 0), -eval::OUT);
+    assert!(q.evaluate(0) < -eval::ARRIVAL);
 }
 
 /// `skip_to` (Best-Reply Search in `quadranj4`): at a turn start another
