@@ -167,8 +167,8 @@ fn royal_reach(p: &Quadranj, s: usize, r: Sq) -> Bb128 {
 /// the current one for the seat to move) by roads through its own Keep
 /// only, which nothing but another royal could block; `open`, the number
 /// of turns if its next action is not prevented by a seat moving before
-/// it: the royal slides (or charges) home, or onto a gate square from which
-/// a `sure` road starts.
+/// it: the royal slides (or charges, or swaps) home, or into its Keep or
+/// onto a gate square beside it from which a `sure` road starts.
 #[derive(Clone, Copy, Default)]
 struct Arrival {
     sure: Option<i32>,
@@ -215,9 +215,9 @@ fn arrival_of(p: &Quadranj, s: usize) -> Arrival {
             if reach.has(home) {
                 a.open = Some(1);
             } else {
-                // Gate squares: beside the Keep, outside it.
-                for q in reach & !g.keep[s] {
-                    if (g.nbr4[q] & g.keep[s]).any() {
+                // Squares of the Keep, and gate squares beside it.
+                for q in reach {
+                    if g.keep[s].has(q) || (g.nbr4[q] & g.keep[s]).any() {
                         if let Some(t) = keep_turns(p, s, q, doors) {
                             a.open = min_opt(a.open, 1 + t);
                         }

@@ -934,6 +934,9 @@ fn arrival_roads() {
     assert_eq!(arrival_term(&q, 0), eval::ARRIVAL - 2 * eval::ARRIVAL_SLOT);
     let q = pos("bK7/8/5bG2/8/5rK2/8/8/bG7 r 0 - rb 0/0 -/- 0 1");
     assert_eq!(eval::arrival(&q, 0), None);
+    // On c7 a slide straight into the Keep (h7, beside home): also two turns.
+    let q = pos("bK7/2rK5/8/8/8/8/8/bG7 r 0 - rb 0/0 -/- 0 1");
+    assert_eq!(eval::arrival(&q, 0), Some((0, 2)));
 
     // quadranj4, seats in turn order Green, Blue, Yellow, Red: Red's royal
     // on j5 has a clear file to its home j10. With Green to move every
