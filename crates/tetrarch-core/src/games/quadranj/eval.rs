@@ -64,6 +64,9 @@ pub const OUT: i32 = 3 * ARRIVAL;
 pub const TIGHT1: i32 = 300;
 /// The same with two squares to slide to.
 pub const TIGHT2: i32 = 80;
+/// More, by free squares (1 to 3), when the seat does not move next and
+/// enemy units could fill all of them (`quadranj4`).
+pub const BOX_RISK: [i32; 4] = [0, 700, 300, 100];
 
 /// The names of the terms, in the order [`relative_terms`] returns them
 /// ([`seat_terms`] and then `arrival`).
@@ -285,6 +288,34 @@ pub fn arrival(p: &Quadranj, seat: usize) -> Option<(usize, i32)> {
     best
 }
 
+/// Whether every square the royal of `s` on `r` could slide to is empty and
+/// could be filled in one action by a unit of another seat (a guard or
+/// royal sliding there, a column stepping, a lone pilot stepping).
+fn boxable(p: &Quadranj, s: usize, r: Sq) -> bool {
+    let g = p.geo;
+    let st = &p.st;
+    let free = g.nbr4[r] & !st.occ & g.all;
+    if (g.nbr4[r] & st.pilots & !st.own[s]).any() {
+        return false;
+    }
+    let others = st.occ & !st.walls & !st.own[s];
+    free.into_iter().all(|q| {
+        if (g.nbr8[q] & others & st.cols).any() || (g.nbr4[q] & others & st.pilots).any() {
+            return true;
+        }
+        (0..4).any(|d| {
+            let mut t = q;
+            while let Some(u) = g.step(t, d) {
+                if st.occ.has(u) {
+                    return others.has(u) && matches!(cell::kind(st.cell[u]), T_GUARD | T_ROYAL);
+                }
+                t = u;
+            }
+            false
+        })
+    })
+}
+
 fn dist(p: &Quadranj, a: Sq, b: Sq) -> i32 {
     let g = p.geo;
     let df = (g.file(a) as i32 - g.file(b) as i32).abs();
@@ -337,12 +368,19 @@ fn seat_terms(p: &Quadranj, s: usize) -> [i32; 5] {
             // Room to slide matters in `quadranj4` only, where three
             // opponents move before the royal's next turn (in `quadranj`
             // it measured −57 ± 82 Elo in 80 games).
-            royal -= match (p.royal_exits(s, r as Sq), g.seats) {
+            let exits = p.royal_exits(s, r as Sq);
+            royal -= match (exits, g.seats) {
                 (0, _) => BOXED,
                 (1, 4) => TIGHT1,
                 (2, 4) => TIGHT2,
                 _ => 0,
             };
+            // Best-Reply Search lets one opponent reply, but a box is
+            // often closed by two: in `quadranj4`, when the seat does not
+            // move next and enemy units could fill every free square.
+            if g.seats == 4 && st.to_move as usize != s && (1..=3).contains(&exits) && boxable(p, s, r as Sq) {
+                royal -= BOX_RISK[exits as usize];
+            }
         }
     }
     let mut threats = 0;

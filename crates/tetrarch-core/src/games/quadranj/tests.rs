@@ -899,6 +899,16 @@ fn search_hooks_and_render() {
     assert_eq!(royal("4bG5", "3rGrK5"), f - 4 * f);
     assert_eq!(royal("4bG5", "3bGrK5"), f - eval::TIGHT1 - 4 * f);
     assert_eq!(royal("4bG5", "3bGrKbG4"), -eval::BOXED - 4 * f);
+    // A Blue guard on d5 and a Yellow one on f4 could fill d1 and f1: with
+    // Red to move that is only TIGHT2; with Green to move two opponents
+    // could close the box before Red moves again (BOX_RISK).
+    let boxed = |mover: &str| {
+        let s = format!("10/10/10/2gK3yK3/10/3bGbK5/5yG3rG/10/4bG5/4rK5 {mover} 0 - gbyr 0/0/0/0 -/-/-/- 0 1");
+        crate::game::eval_term(&pos4(&s), 3, "royal")
+    };
+    let others = (4 * f + 3 * f + 4 * f) / 3;
+    assert_eq!(boxed("r"), 2 * f - eval::TIGHT2 - others);
+    assert_eq!(boxed("g"), 2 * f - eval::TIGHT2 - eval::BOX_RISK[2] - others);
     let royal2 = |s: &str| crate::game::eval_term(&pos(&format!("{s} r 0 - rb 0/0 -/- 0 1")), 0, "royal");
     assert_eq!(royal2("8/8/8/3bK4/8/8/8/6bGrK"), f - 4 * f);
     assert_eq!(royal2("8/8/8/3bK4/8/8/7bG/6bGrK"), -eval::BOXED - 4 * f);
