@@ -407,11 +407,14 @@ fn seat_terms(p: &Quadranj, s: usize) -> [i32; 5] {
 /// seats in the game), in the order of [`NAMES`].
 fn relative_terms(p: &Quadranj, seat: usize) -> [i32; 6] {
     let [a, b, c, d, e] = seat_terms(p, seat);
-    let arrival = match arrival(p, seat) {
-        _ if !p.in_game(seat) => -OUT,
-        Some((s, slot)) if s == seat => ARRIVAL - ARRIVAL_SLOT * slot,
-        Some((_, slot)) => -ARRIVAL + ARRIVAL_SLOT * slot,
-        None => 0,
+    let arrival = if !p.in_game(seat) {
+        -OUT
+    } else {
+        match arrival(p, seat) {
+            Some((s, slot)) if s == seat => ARRIVAL - ARRIVAL_SLOT * slot,
+            Some((_, slot)) => -ARRIVAL + ARRIVAL_SLOT * slot,
+            None => 0,
+        }
     };
     let mut rel = [a, b, c, d, e, arrival];
     let mut sum = [0i32; 6];
