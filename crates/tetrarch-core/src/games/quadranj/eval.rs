@@ -323,20 +323,40 @@ fn dist(p: &Quadranj, a: Sq, b: Sq) -> i32 {
     df.max(dr)
 }
 
-/// Whether `by` would capture the unit on `u` at the end of its turn.
-fn custodian_threat(p: &Quadranj, by: usize, u: Sq) -> bool {
+/// The `threats` term of every seat at once: for each seat in the game,
+/// the value of the enemy units it would capture by custodian capture at
+/// the end of its turn (both neighbours on one axis its own, §6.2, and its
+/// units around worth at least twice the target), minus the value of its
+/// own units that some seat in the game would capture so. Royals are never
+/// captured.
+pub(crate) fn threat_terms(p: &Quadranj) -> [i32; 4] {
     let g = p.geo;
-    let mine = p.st.own[by];
-    let st = &g.step[u];
-    let has = |d: usize| st[d] != NO_SQ && mine.has(st[d] as Sq);
-    if !((has(0) && has(2)) || (has(1) && has(3))) {
-        return false;
+    let st = &p.st;
+    let mut t = [0; 4];
+    let units = st.occ & !st.walls;
+    let mut hit = Bb128::EMPTY;
+    for e in (0..g.seats).filter(|&e| p.in_game(e)) {
+        let mine = st.own[e];
+        for u in g.bracketed(mine) & units & !mine {
+            let c = st.cell[u];
+            if cell::kind(c) == T_ROYAL {
+                continue;
+            }
+            let sum: u32 = (g.nbr8[u] & mine).into_iter().map(|v| cell::value2(st.cell[v])).sum();
+            if sum >= 2 * cell::value2(c) {
+                t[e] += cell::value2(c) as i32 * THREAT;
+                hit = hit.with(u);
+            }
+        }
     }
-    let sum: u32 = (g.nbr8[u] & mine).into_iter().map(|v| cell::value2(p.st.cell[v])).sum();
-    sum >= 2 * cell::value2(p.st.cell[u])
+    for u in hit {
+        let c = st.cell[u];
+        t[cell::owner(c)] -= cell::value2(c) as i32 * THREAT;
+    }
+    t
 }
 
-fn seat_terms(p: &Quadranj, s: usize) -> [i32; 5] {
+fn seat_terms(p: &Quadranj, s: usize, threats: i32) -> [i32; 5] {
     if !p.in_game(s) {
         return [0; 5];
     }
@@ -383,30 +403,14 @@ fn seat_terms(p: &Quadranj, s: usize) -> [i32; 5] {
             }
         }
     }
-    let mut threats = 0;
-    for u in st.occ & !st.walls & !st.own[s] {
-        if cell::kind(st.cell[u]) != T_ROYAL && custodian_threat(p, s, u) {
-            threats += cell::value2(st.cell[u]) as i32 * THREAT;
-        }
-    }
-    for u in st.own[s] {
-        if cell::kind(st.cell[u]) == T_ROYAL {
-            continue;
-        }
-        for e in 0..g.seats {
-            if e != s && p.in_game(e) && custodian_threat(p, e, u) {
-                threats -= cell::value2(st.cell[u]) as i32 * THREAT;
-                break;
-            }
-        }
-    }
     [material, race, threats, royal, home]
 }
 
 /// The terms for `seat` relative to its opponents (the average of the other
 /// seats in the game), in the order of [`NAMES`].
 fn relative_terms(p: &Quadranj, seat: usize) -> [i32; 6] {
-    let [a, b, c, d, e] = seat_terms(p, seat);
+    let threats = threat_terms(p);
+    let [a, b, c, d, e] = seat_terms(p, seat, threats[seat]);
     let arrival = if !p.in_game(seat) {
         -OUT
     } else {
@@ -421,7 +425,7 @@ fn relative_terms(p: &Quadranj, seat: usize) -> [i32; 6] {
     let mut others = 0;
     for o in (0..p.geo.seats).filter(|&o| o != seat && p.in_game(o)) {
         others += 1;
-        for (x, t) in sum.iter_mut().zip(seat_terms(p, o)) {
+        for (x, t) in sum.iter_mut().zip(seat_terms(p, o, threats[o])) {
             *x += t;
         }
     }

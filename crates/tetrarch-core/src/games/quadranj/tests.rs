@@ -355,6 +355,32 @@ mod properties {
         }
     }
 
+    /// The `threats` term the simple way: every unit against every seat,
+    /// square by square (§6.2 item 1 and the value rule).
+    fn naive_threats(p: &Quadranj) -> [i32; 4] {
+        let g = p.geo;
+        let st = &p.st;
+        let unit = |u: usize| st.occ.has(u) && !st.walls.has(u) && cell::kind(st.cell[u]) != cell::T_ROYAL;
+        let captures = |by: usize, u: usize| {
+            let mine = |d: usize| g.step(u, d).is_some_and(|v| st.own[by].has(v));
+            let sum: u32 = (0..8).filter_map(|d| g.step(u, d)).filter(|&v| st.own[by].has(v)).map(|v| cell::value2(st.cell[v])).sum();
+            ((mine(0) && mine(2)) || (mine(1) && mine(3))) && sum >= 2 * cell::value2(st.cell[u])
+        };
+        let mut t = [0; 4];
+        for s in (0..g.seats).filter(|&s| p.in_game(s)) {
+            for u in (0..g.n * g.n).filter(|&u| unit(u)) {
+                let v = cell::value2(st.cell[u]) as i32 * eval::THREAT;
+                if !st.own[s].has(u) && captures(s, u) {
+                    t[s] += v;
+                }
+                if st.own[s].has(u) && (0..g.seats).any(|e| e != s && p.in_game(e) && captures(e, u)) {
+                    t[s] -= v;
+                }
+            }
+        }
+        t
+    }
+
     fn effect(p: &Quadranj, a: Action) -> bool {
         p.is_tactical(a) || matches!(a.kind, moves::kind::UNSTACK | moves::kind::CLIMB_IN | moves::kind::SWAP)
     }
@@ -380,6 +406,7 @@ mod properties {
                 prop_assert_eq!(q.key(), p.key());
                 prop_assert_eq!(p.key(), p.key_from_scratch());
                 prop_assert_eq!(q.outcome(), p.outcome(), "{}", s);
+                prop_assert_eq!(eval::threat_terms(&p), naive_threats(&p), "{}", s);
                 let expect = Naive::from(&p).actions();
                 let got = fast(&p);
                 prop_assert_eq!(&got, &expect, "{}", s);
@@ -833,6 +860,22 @@ fn repetition_of_position() {
     // What a search expects of a repetition: the captures decide (§6.6).
     assert_eq!(q.repetition_outcome().map(|o| o.to_string()).as_deref(), Some("win 1 repetition"));
     assert_eq!(p.repetition_outcome().map(|o| o.to_string()).as_deref(), Some("draw repetition"));
+}
+
+#[test]
+fn threats_by_value() {
+    let threats = |s: &str, seat: usize| crate::game::eval_term(&pos(s), seat, "threats");
+    // Blue's guard on d4 between Red's guards on c4 and e4: 2 + 2 is twice
+    // its value, enough (§6.2): Red gains it, Blue stands to lose it.
+    let t = 4 * eval::THREAT;
+    assert_eq!(threats("bK7/8/8/8/2rGbGrG3/8/8/rK7 r 0 - rb 0/0 -/- 0 1", 0), 2 * t);
+    assert_eq!(threats("bK7/8/8/8/2rGbGrG3/8/8/rK7 r 0 - rb 0/0 -/- 0 1", 1), -2 * t);
+    // A lone pilot for one guard: 2 + ½ is not enough.
+    assert_eq!(threats("bK7/8/8/8/2rGbGrP3/8/8/rK7 r 0 - rb 0/0 -/- 0 1", 0), 0);
+    // ... unless a column of height 2 stands beside as well (2 + ½ + 2).
+    assert_eq!(threats("bK7/8/8/3r2B4/2rGbGrP3/8/8/rK7 r 0 - rb 0/0 -/- 0 1", 0), 2 * t);
+    // Brackets on one axis only: c4 and d5 do not.
+    assert_eq!(threats("bK7/8/8/3rG4/2rGbG4/8/8/rK7 r 0 - rb 0/0 -/- 0 1", 0), 0);
 }
 
 #[test]
