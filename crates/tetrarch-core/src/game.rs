@@ -409,6 +409,13 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn evaluate(&self, seat: Seat) -> i32;
     /// The named terms of [`Game::evaluate`] for `seat`, for `eval`.
     fn eval_terms(&self, seat: Seat) -> Vec<(&'static str, i32)>;
+    /// Whether the position certainly has no [`Game::is_tactical`] action
+    /// in [`Game::search_actions`], known without listing them: quiescence
+    /// then stands pat at once (with [`Game::QUICK_OUTCOME`]). It must never
+    /// say yes wrongly; the default says no.
+    fn no_tactical(&self) -> bool {
+        false
+    }
     /// Whether the seat to move is in check (games with checks): the search
     /// extends such positions and never stands pat in them. The default:
     /// the game has no checks.

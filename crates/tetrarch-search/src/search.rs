@@ -895,7 +895,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 return self.terminal(ply, us);
             }
             let s = self.eval(us);
-            if qd >= QS_MAX || s >= beta {
+            if qd >= QS_MAX || s >= beta || self.pos.no_tactical() {
                 return s;
             }
             stand = Some(s);

@@ -479,6 +479,43 @@ fn captured(p: &Quadranj, a: Action) -> i32 {
     }
 }
 
+/// Whether the seat to move certainly has no tactical action (below),
+/// known from the board alone: no enemy lone pilot to land on, no charge
+/// at a unit of value, and its home occupied or out of reach of a move (a
+/// royal or guard sliding there, a column or lone pilot stepping there).
+/// Finer tests of which enemy pilots are within reach cost quiescence
+/// more than they saved.
+pub fn no_tactical(p: &Quadranj) -> bool {
+    let g = p.geo;
+    let st = &p.st;
+    let me = st.to_move as usize;
+    let mine = st.own[me];
+    if (st.pilots & !mine).any() {
+        return false;
+    }
+    let r = st.royal[me];
+    if r != NO_SQ && (0..4).any(|d| p.charge_target(r as Sq, d).is_some_and(|t| cell::value2(st.cell[t]) > 0)) {
+        return false;
+    }
+    let home = g.home[me] as Sq;
+    if st.occ.has(home) {
+        return true;
+    }
+    if (g.nbr8[home] & mine).any() {
+        return false;
+    }
+    !(0..4).any(|d| {
+        let mut t = home;
+        while let Some(u) = g.step(t, d) {
+            if st.occ.has(u) {
+                return mine.has(u) && matches!(cell::kind(st.cell[u]), T_GUARD | T_ROYAL);
+            }
+            t = u;
+        }
+        false
+    })
+}
+
 /// Captures (and charges, which may remove their target), and moves onto
 /// the mover's home (a royal or burglar arriving there wins, §6.1).
 pub fn is_tactical(p: &Quadranj, a: Action) -> bool {

@@ -569,6 +569,10 @@ impl Game for Quadranj {
         eval::is_tactical(self, a)
     }
 
+    fn no_tactical(&self) -> bool {
+        eval::no_tactical(self)
+    }
+
     fn order_hint(&self, a: Action) -> i32 {
         eval::order_info(self, a).1
     }

@@ -429,6 +429,10 @@ mod properties {
                     p.unmake(a, u);
                     prop_assert_eq!(p.st, before);
                 }
+                // Quiescence's shortcut never hides a tactical action.
+                if p.no_tactical() {
+                    prop_assert!(l.iter().all(|&a| !p.is_tactical(a)), "{}", s);
+                }
                 // The search's list: the legal actions in the same order
                 // without the unstacking chains of more than SEARCH_LINKS.
                 let mut sl = ActionVec::default();
