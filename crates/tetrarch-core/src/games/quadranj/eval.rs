@@ -303,16 +303,23 @@ fn boxable(p: &Quadranj, s: usize, r: Sq) -> bool {
         if (g.nbr8[q] & others & st.cols).any() || (g.nbr4[q] & others & st.pilots).any() {
             return true;
         }
-        (0..4).any(|d| {
-            let mut t = q;
-            while let Some(u) = g.step(t, d) {
-                if st.occ.has(u) {
-                    return others.has(u) && matches!(cell::kind(st.cell[u]), T_GUARD | T_ROYAL);
-                }
-                t = u;
+        slider_sees(p, q, others)
+    })
+}
+
+/// Whether a guard or royal among `units` could slide onto `q`: the first
+/// unit on one of the four lines from `q`.
+fn slider_sees(p: &Quadranj, q: Sq, units: Bb128) -> bool {
+    let st = &p.st;
+    (0..4).any(|d| {
+        let mut t = q;
+        while let Some(u) = p.geo.step(t, d) {
+            if st.occ.has(u) {
+                return units.has(u) && matches!(cell::kind(st.cell[u]), T_GUARD | T_ROYAL);
             }
-            false
-        })
+            t = u;
+        }
+        false
     })
 }
 
@@ -501,19 +508,7 @@ pub fn no_tactical(p: &Quadranj) -> bool {
     if st.occ.has(home) {
         return true;
     }
-    if (g.nbr8[home] & mine).any() {
-        return false;
-    }
-    !(0..4).any(|d| {
-        let mut t = home;
-        while let Some(u) = g.step(t, d) {
-            if st.occ.has(u) {
-                return mine.has(u) && matches!(cell::kind(st.cell[u]), T_GUARD | T_ROYAL);
-            }
-            t = u;
-        }
-        false
-    })
+    !(g.nbr8[home] & mine).any() && !slider_sees(p, home, mine)
 }
 
 /// Captures (and charges, which may remove their target), and moves onto
