@@ -11,6 +11,10 @@
 //!   win for the side to move (if its suit may still act), a threat the
 //!   opponent must answer otherwise;
 //! - `king`: a King that an enemy Ace or Jack can capture in one action;
+//! - `free`: the side's best Q/K/A 2 to 4 turns of free running from the
+//!   goal rank that no enemy piece able to capture it can meet in the
+//!   turns the enemy gets before it arrives (one fewer when its own side is
+//!   to move), counted as walking distance on the empty board ([`FREE`]);
 //! - `tempo`: the race: the side whose fastest Q/K/A is fewer turns of free
 //!   running from its goal rank, the side to move winning a tie, gets
 //!   [`TEMPO`] (when that piece is at most 4 turns away).
@@ -38,6 +42,11 @@ pub const RACE: [i32; 5] = [0, 200, 150, 60, 20];
 
 /// The side ahead in the race to the goal rank.
 pub const TEMPO: i32 = 200;
+
+/// A mobile Q, K or A this many turns of free running from the goal rank
+/// that no enemy piece able to capture it is near enough to meet
+/// (index 0 and 1 unused: the `reach` terms cover one turn).
+pub const FREE: [i32; 5] = [0, 0, 500, 300, 150];
 
 /// Per-rank advance bonus of a Q, K or A by ranks advanced (0..14).
 const ADVANCE: [i32; 15] = [0, 2, 4, 6, 8, 10, 14, 18, 24, 32, 44, 60, 80, 100, 0];
@@ -68,9 +77,25 @@ fn mobile(p: &Quattuor, pc: usize) -> bool {
     value_of(pc) == ACE || p.captured >> (suit_of(pc) * 8 + KING) & 1 == 0
 }
 
-/// Per-side terms: (material, advance, reach, king).
-fn side_terms(p: &Quattuor, side: usize) -> [i32; 4] {
-    let (mut material, mut advance, mut reach_t, mut king) = (0, 0, 0, 0);
+/// Whether some mobile enemy piece that can capture the winning piece `pc`
+/// is within `turns` of its own moves, plus one step, of it on the empty
+/// board: near enough to meet it on its way (screened against +0 and +2
+/// steps: no difference; docs/search.md, "Eleventh session").
+fn guarded(p: &Quattuor, pc: usize, turns: usize) -> bool {
+    let (s, v) = (p.sq_of[pc] as Sq, value_of(pc));
+    let enemy = 1 - side_of_piece(pc);
+    (enemy * 16..enemy * 16 + 16).any(|q| {
+        let qs = p.sq_of[q];
+        qs != NONE
+            && CAPTURES[value_of(q)] >> v & 1 != 0
+            && mobile(p, q)
+            && distance(qs as Sq, s) <= RANGE[value_of(q)] * turns as u32 + 1
+    })
+}
+
+/// Per-side terms: (material, advance, reach, king, free).
+fn side_terms(p: &Quattuor, side: usize) -> [i32; 5] {
+    let (mut material, mut advance, mut reach_t, mut king, mut free) = (0, 0, 0, 0, 0);
     let empty = EXISTS & !p.occupied();
     let to_move = p.side as usize == side;
     let mut threats = 0u32;
@@ -88,6 +113,11 @@ fn side_terms(p: &Quattuor, side: usize) -> [i32; 4] {
             if mob {
                 let turns = (14 - advanced(side, s)).div_ceil(RANGE[v] as usize);
                 advance += RACE.get(turns).copied().unwrap_or(0);
+                // The enemy moves `turns` times before the piece arrives, or
+                // one time fewer if the piece's side moves first.
+                if (2..FREE.len()).contains(&turns) && !guarded(p, pc, turns - to_move as usize) {
+                    free = free.max(FREE[turns]);
+                }
             }
             if mob && advanced(side, s) >= 12 {
                 let (e, c) = reach(s, RANGE[v], empty, targets(p, 1 - side, v));
@@ -122,7 +152,7 @@ fn side_terms(p: &Quattuor, side: usize) -> [i32; 4] {
     if reach_t == 0 {
         reach_t = REACH_THREAT * threats.count_ones() as i32 * threats.count_ones() as i32;
     }
-    [material, advance, reach_t, king]
+    [material, advance, reach_t, king, free]
 }
 
 /// Turns of free running the side's fastest mobile Q, K or A needs to reach
@@ -159,6 +189,7 @@ pub fn terms(p: &Quattuor, seat: usize) -> Vec<(&'static str, i32)> {
         ("advance", a[1] - b[1]),
         ("reach", a[2] - b[2]),
         ("king", a[3] - b[3]),
+        ("free", a[4] - b[4]),
         ("tempo", tempo(p, seat)),
     ]
 }

@@ -722,7 +722,7 @@ fn search_hooks() {
     let s = Quattuor::startpos(&Options);
     assert_eq!(s.evaluate(0), 0);
     let names: Vec<&str> = s.eval_terms(0).iter().map(|t| t.0).collect();
-    assert_eq!(names, ["material", "advance", "reach", "king", "tempo"]);
+    assert_eq!(names, ["material", "advance", "reach", "king", "free", "tempo"]);
     // The race: Black's Ace is 1 turn from its goal rank (1 rank at range
     // 2), Red's Queen and King 7 turns (14 ranks at range 2): Black leads.
     let tempo = |p: &Quattuor, seat: usize| crate::game::eval_term(p, seat, "tempo");
@@ -730,6 +730,40 @@ fn search_hooks() {
     assert_eq!(tempo(&p, 0), -eval::TEMPO);
     // Nobody within 4 turns at the start: no tempo term.
     assert_eq!(tempo(&s, 0), 0);
+}
+
+/// The `free` term, on hand-built positions: Red's Queen on a11 is 4 ranks
+/// (2 turns at range 2) from its goal rank; Black's only piece able to take
+/// it (a Queen falls to an Ace or a King) decides whether it runs free.
+#[test]
+fn free_runner() {
+    let free = |p: &Quattuor, seat: usize| crate::game::eval_term(p, seat, "free");
+    let captured = "d7d8d9dTdJdQdKdAh7h8h9hThJhAc7c8c9cTcJcQcKcAs7s8s9sTsJsQ";
+    // Black's Ace far away on q15 (18 steps): the Queen runs free, whoever
+    // is to move.
+    for (side, turn) in [("r", 3), ("b", 4)] {
+        let p = pos(&format!("16sA/16/17/16/hQ16/16/17/16/17/16/17/16/17/16/hK16 {side} - {captured}sK - {turn}"));
+        assert_eq!(free(&p, 0), eval::FREE[2], "{side}");
+        assert_eq!(free(&p, 1), -eval::FREE[2], "{side}");
+    }
+    // The Ace on d13 (4 steps away, range 2): within reach in 2 turns of
+    // Black's when Black is to move, not within the 1 turn Black gets
+    // before Red's second move when Red is to move.
+    let near = |side: &str, turn: u32| {
+        pos(&format!("17/16/3sA13/16/hQ16/16/17/16/17/16/17/16/17/16/hK16 {side} - {captured}sK - {turn}"))
+    };
+    assert_eq!(free(&near("b", 4), 0), 0);
+    assert_eq!(free(&near("r", 3), 0), eval::FREE[2]);
+    // Right next to the Queen, a Black Ace or King guards it whoever is to
+    // move; a Black Jack (which cannot take a Queen) does not.
+    let c = "d7d8d9dTdJdQdKdAh7h8h9hThJhAc7c8c9cTcJcQcKcAs7s8s9sTsQ";
+    let next = |guard: &str, far: &str, off: &str| {
+        pos(&format!("16{far}/16/17/16/hQ{guard}15/16/17/16/17/16/17/16/17/16/hK16 r - {c}{off} - 3"))
+    };
+    // (On q15 the other piece is 18 steps away: too far to matter.)
+    assert_eq!(free(&next("sA", "sJ", "sK"), 0), 0);
+    assert_eq!(free(&next("sK", "sJ", "sA"), 0), 0);
+    assert_eq!(free(&next("sJ", "sK", "sA"), 0), eval::FREE[2]);
 }
 
 #[test]
