@@ -39,7 +39,7 @@ pub fn bench_positions(variant: &str) -> &'static [&'static str] {
             "7bK/yP7/1yK1wK3rP/5rKyQ1bP5/2yp5yQ1yP3/14/14/11rB2/3wR10/1bP1rP6rPrPyR1/1bP1wP7yP1rQ/2bpyP4/3wP4/6bR1 b r 1 1",
         ],
         // A race from a random set-up (runner seed 503, game 7, turn 11):
-        // Red's dQ on b10 and Black's sQ on e7 are both three turns from
+        // Red's dQ on a10 and Black's sQ on e7 are both three turns from
         // their goal ranks, and Red's dQ has no Black Ace or King near it
         // (the `free` term).
         "quattuor" => &["1sT2sA12/2cQ6s9c95/s78cJc86/11c74/10sJ6/dQ7sK7/8cA8/13cK2/4sQ12/hQ15/17/2dJ13/hK5d9dK4d8hJ1h81/1h92h73dA3dT3/10hT6 r - d7hAcTs8 - 11"],

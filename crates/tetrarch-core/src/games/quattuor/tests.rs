@@ -756,7 +756,7 @@ fn free_runner() {
     assert_eq!(free(&near("r", 3), 0), eval::FREE[2]);
     // Right next to the Queen, a Black Ace or King guards it whoever is to
     // move; a Black Jack (which cannot take a Queen) does not.
-    let c = "d7d8d9dTdJdQdKdAh7h8h9hThJhAc7c8c9cTcJcQcKcAs7s8s9sTsQ";
+    let c = captured.replace("sJ", "");
     let next = |guard: &str, far: &str, off: &str| {
         pos(&format!("16{far}/16/17/16/hQ{guard}15/16/17/16/17/16/17/16/17/16/hK16 r - {c}{off} - 3"))
     };
