@@ -21,6 +21,8 @@ use core::fmt;
 use core::hash::Hash;
 use core::ops::{Deref, DerefMut};
 
+use crate::eval::{Dot, EvalSink, Terms, Weights};
+
 /// A seat index, `0` for `p1`.
 pub type Seat = usize;
 
@@ -404,11 +406,33 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn order_info(&self, a: Self::Action) -> (bool, i32) {
         (self.is_tactical(a), self.order_hint(a))
     }
-    /// Static evaluation in centipawns for `seat`'s side (for free-for-all:
-    /// that seat against all the others together). Positive is good for it.
-    fn evaluate(&self, seat: Seat) -> i32;
-    /// The named terms of [`Game::evaluate`] for `seat`, for `eval`.
-    fn eval_terms(&self, seat: Seat) -> Vec<(&'static str, i32)>;
+    /// The variant this position is played in (one of [`Game::VARIANTS`]).
+    fn variant(&self) -> &'static str {
+        Self::VARIANTS[0]
+    }
+    /// The compiled-in evaluation weights of `variant` (the game's first
+    /// variant's for a name it does not have).
+    fn default_weights(variant: &str) -> &'static Weights;
+    /// The static evaluation as features (see [`crate::eval`]): for every
+    /// weighted pattern of the position, `sink.add(weight, count)`, for
+    /// `seat`'s side (for free-for-all: that seat against all the others
+    /// together). The value is `Σ weight × count`; positive is good for it.
+    fn eval_features<S: EvalSink>(&self, seat: Seat, sink: &mut S);
+    /// Static evaluation in centipawns for `seat`'s side under weights `w`:
+    /// the value of [`Game::eval_features`]. A game may compute it faster
+    /// (incremental sums) but must give the same value.
+    #[inline]
+    fn evaluate(&self, seat: Seat, w: &Weights) -> i32 {
+        let mut d = Dot::new(w);
+        self.eval_features(seat, &mut d);
+        d.total
+    }
+    /// The evaluation per term (the groups of the weight table), for `eval`.
+    fn eval_terms(&self, seat: Seat, w: &Weights) -> Vec<(&'static str, i32)> {
+        let mut t = Terms::new(w);
+        self.eval_features(seat, &mut t);
+        t.groups
+    }
     /// Whether the position certainly has no [`Game::is_tactical`] action
     /// in [`Game::search_actions`], known without listing them: quiescence
     /// then stands pat at once (with [`Game::QUICK_OUTCOME`]). It must never
@@ -455,10 +479,22 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     }
 }
 
+/// `g`'s evaluation for `seat` under the compiled-in weights (for tests).
+#[cfg(test)]
+pub(crate) fn eval_value<G: Game>(g: &G, seat: Seat) -> i32 {
+    g.evaluate(seat, G::default_weights(g.variant()))
+}
+
+/// `g`'s evaluation terms for `seat` under the compiled-in weights (tests).
+#[cfg(test)]
+pub(crate) fn eval_terms_of<G: Game>(g: &G, seat: Seat) -> Vec<(&'static str, i32)> {
+    g.eval_terms(seat, G::default_weights(g.variant()))
+}
+
 /// The value of `g`'s evaluation term `name` for `seat` (for tests).
 #[cfg(test)]
 pub(crate) fn eval_term<G: Game>(g: &G, seat: Seat, name: &str) -> i32 {
-    g.eval_terms(seat).iter().find(|t| t.0 == name).unwrap_or_else(|| panic!("no term {name}")).1
+    g.eval_terms(seat, G::default_weights(g.variant())).iter().find(|t| t.0 == name).unwrap_or_else(|| panic!("no term {name}")).1
 }
 
 /// The canonical token of one action, allocating (for the protocol, never

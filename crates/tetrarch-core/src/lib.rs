@@ -3,6 +3,8 @@
 //! - [`bitboard`]: fixed-width bitboards sized per game.
 //! - [`game`]: the [`game::Game`] trait the search and the protocol are
 //!   generic over.
+//! - [`eval`]: evaluation weights (one named table per game) and the sinks
+//!   an evaluation sends its features to.
 //! - [`turns`]: turn tokens and perft, built generically from actions.
 //! - [`games`]: one module per game, each with the same shape (board, moves,
 //!   notation, rules, evaluation, tests).
@@ -12,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod bitboard;
+pub mod eval;
 pub mod fuzzing;
 pub mod game;
 pub mod games;

@@ -147,6 +147,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
+use std::sync::Arc;
+
+use tetrarch_core::eval::Weights;
 use tetrarch_core::game::{turn_done, Game, Seat};
 
 mod hash;
@@ -252,6 +255,9 @@ pub struct Config {
     pub threads: usize,
     /// Free-for-all strategy (`Strategy`).
     pub strategy: Strategy,
+    /// Evaluation weights (`EvalFile`); `None`: the game's compiled-in
+    /// weights for the root's variant.
+    pub weights: Option<Arc<Weights>>,
 }
 
 impl Default for Config {
@@ -260,6 +266,17 @@ impl Default for Config {
             multipv: 1,
             threads: 1,
             strategy: Strategy::default(),
+            weights: None,
+        }
+    }
+}
+
+impl Config {
+    /// The weights a search of `root` uses.
+    pub fn weights_for<G: Game>(&self, root: &G) -> &Weights {
+        match &self.weights {
+            Some(w) => w,
+            None => G::default_weights(root.variant()),
         }
     }
 }
@@ -411,6 +428,7 @@ impl<G: Game> Searcher<G> {
             && limits.nodes.is_none()
             && limits.movetime.is_none();
         let tt = &self.tt;
+        let weights = config.weights_for(root);
 
         let (out, main_hist, helper_hists) = std::thread::scope(|s| {
             let shared = &shared;
@@ -421,7 +439,7 @@ impl<G: Game> Searcher<G> {
                     .name(format!("search-{id}"))
                     .stack_size(16 << 20)
                     .spawn_scoped(s, move || {
-                        let mut w = Worker::new(root, history, tt, shared, id, None, None, h, config.strategy);
+                        let mut w = Worker::new(root, history, tt, shared, id, None, None, h, config.strategy, weights);
                         w.restrict_root(&limits.root_turns);
                         w.helper_loop(max_depth);
                         w.history
@@ -441,6 +459,7 @@ impl<G: Game> Searcher<G> {
                 limits.nodes,
                 main_hist,
                 config.strategy,
+                weights,
             );
             w.multipv = config.multipv;
             w.restrict_root(&limits.root_turns);
@@ -467,7 +486,7 @@ impl<G: Game> Searcher<G> {
         let (line, value, depth) = out;
         let nodes = shared.total_nodes();
         let salt = RootInfo::new(root, config.strategy).salt;
-        let (mut best, after, mut used) = complete_turn(root, &line, &self.tt, salt);
+        let (mut best, after, mut used) = complete_turn(root, &line, &self.tt, salt, weights);
         let listed = listed_turns(root, &limits.root_turns);
         if !listed.is_empty() && !listed.contains(&best) {
             // Completed past the search (stopped early): a listed turn, the
@@ -480,7 +499,7 @@ impl<G: Game> Searcher<G> {
         } else if after.outcome().is_none()
             && (used < line.len() || self.tt.probe(after.key() ^ salt).is_some())
         {
-            let (p, _, _) = complete_turn(&after, &line[used..], &self.tt, salt);
+            let (p, _, _) = complete_turn(&after, &line[used..], &self.tt, salt, weights);
             (!p.is_empty()).then_some(p)
         } else {
             None
@@ -542,7 +561,7 @@ fn main_loop<G: Game>(
                 nodes,
                 time,
                 hashfull,
-                pv: complete_line(root, &rm.pv, w.tt(), w.root.salt),
+                pv: complete_line(root, &rm.pv, w.tt(), w.root.salt, w.weights),
             });
         }
         let best = w.root_moves[0].a;
@@ -562,7 +581,7 @@ fn main_loop<G: Game>(
 /// The action to continue a turn with when the line has run out: the
 /// table's action, else the game's end-of-turn action, else the action with
 /// the best static value for the mover after it.
-fn extend_action<G: Game>(pos: &G, tt: &Tt, salt: u64) -> Option<G::Action> {
+fn extend_action<G: Game>(pos: &G, tt: &Tt, salt: u64, weights: &Weights) -> Option<G::Action> {
     let mut list = G::Actions::default();
     pos.search_actions(&mut list);
     if list.is_empty() {
@@ -583,7 +602,7 @@ fn extend_action<G: Game>(pos: &G, tt: &Tt, salt: u64) -> Option<G::Action> {
         let u = p.make(a);
         let v = match p.outcome() {
             Some(o) => outcome_value(&o, mover, 1),
-            None => p.evaluate(mover).clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+            None => p.evaluate(mover, weights).clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
         };
         p.unmake(a, u);
         if v > best.0 {
@@ -601,6 +620,7 @@ fn complete_turn<G: Game>(
     line: &[G::Action],
     tt: &Tt,
     salt: u64,
+    weights: &Weights,
 ) -> (Vec<G::Action>, G, usize) {
     let mut p = pos.clone();
     let mut out = Vec::new();
@@ -610,7 +630,7 @@ fn complete_turn<G: Game>(
             used += 1;
             line[used - 1]
         } else {
-            match extend_action(&p, tt, salt) {
+            match extend_action(&p, tt, salt, weights) {
                 Some(a) => a,
                 None => break,
             }
@@ -648,14 +668,14 @@ pub(crate) fn listed_turns<G: Game>(root: &G, turns: &[Vec<usize>]) -> Vec<Vec<G
 /// `line` played from `pos`, with its last turn completed as in
 /// [`complete_turn`] where the line stops mid-turn, so that every turn of
 /// it is a whole turn token (a `pv` of `info`).
-fn complete_line<G: Game>(pos: &G, line: &[G::Action], tt: &Tt, salt: u64) -> Vec<G::Action> {
+fn complete_line<G: Game>(pos: &G, line: &[G::Action], tt: &Tt, salt: u64, weights: &Weights) -> Vec<G::Action> {
     let mut p = pos.clone();
     for &a in line {
         p.make(a);
     }
     let mut out = line.to_vec();
     if !line.is_empty() && !turn_done(&p) {
-        out.extend(complete_turn(&p, &[], tt, salt).0);
+        out.extend(complete_turn(&p, &[], tt, salt, weights).0);
     }
     out
 }

@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
+use tetrarch_core::eval::Weights;
 use tetrarch_core::game::{ActionList, Game, Outcome, Seat};
 
 use crate::hash::fx_hash;
@@ -215,6 +216,8 @@ pub(crate) struct Worker<'a, G: Game> {
     /// Counter-moves: the quiet action that last cut off after an action,
     /// indexed by that action's hash.
     counter: Box<[Option<G::Action>]>,
+    /// The evaluation's weights.
+    pub weights: &'a Weights,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -234,6 +237,7 @@ impl<'a, G: Game> Worker<'a, G> {
         node_limit: Option<u64>,
         history: Box<[Hist]>,
         strategy: Strategy,
+        weights: &'a Weights,
     ) -> Self {
         let mut keys = Vec::with_capacity(history_keys.len() + MAX_PLY + 1);
         keys.extend_from_slice(history_keys);
@@ -276,6 +280,7 @@ impl<'a, G: Game> Worker<'a, G> {
             use_cm: !off("cm"),
             prev: vec![None; MAX_PLY + 2],
             counter: vec![None; 1 << HIST_BITS].into_boxed_slice(),
+            weights,
         };
         w.init_root();
         w
@@ -340,7 +345,7 @@ impl<'a, G: Game> Worker<'a, G> {
     fn eval(&self, us: bool) -> i32 {
         let e = self
             .pos
-            .evaluate(self.root.seat)
+            .evaluate(self.root.seat, self.weights)
             .clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         if us {
             e
@@ -972,7 +977,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut p = [0f64; 4];
         let mut sum = 0.0;
         for (s, ps) in p.iter_mut().enumerate().take(n) {
-            let e = self.pos.evaluate(s).clamp(-6000, 6000) as f64;
+            let e = self.pos.evaluate(s, self.weights).clamp(-6000, 6000) as f64;
             *ps = 1.0 / (1.0 + (-e / 300.0).exp());
             sum += *ps;
         }

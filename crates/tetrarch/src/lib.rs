@@ -321,6 +321,7 @@ impl Engine {
             v.push(option_line(g.name(), g.kind(ops.variant()).as_ref()));
         }
         v.push(option_line("Ponder", Some(&tetrarch_core::game::OptionKind::Check(false))));
+        v.push("option name EvalFile type string default <empty>".into());
         v.extend(ops.option_specs().iter().map(spec_line));
         v.push(ok.to_string());
         self.out.lines(v);
@@ -342,6 +343,9 @@ impl Engine {
                 self.session = AnySession::new(variant, &self.settings).ok_or("setoption: variant not in the game table")?;
             }
             return Ok(());
+        }
+        if name.eq_ignore_ascii_case("EvalFile") {
+            return self.session.ops().eval_file(value, apply);
         }
         if name.eq_ignore_ascii_case("Ponder") {
             check_value("Ponder", &tetrarch_core::game::OptionKind::Check(false), value)?;

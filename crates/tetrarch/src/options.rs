@@ -109,6 +109,25 @@ impl Generic {
     }
 }
 
+/// The largest weights file `EvalFile` reads.
+pub const EVAL_FILE_LIMIT: u64 = 4 << 20;
+
+/// Reads a text file of at most `limit` bytes (a longer one is an error,
+/// so a wrong path cannot make the engine read without end).
+pub fn read_limited(path: &str, limit: u64) -> Result<String, String> {
+    use std::io::Read;
+    let f = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    if f.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err("it is a directory".into());
+    }
+    let mut buf = Vec::new();
+    f.take(limit + 1).read_to_end(&mut buf).map_err(|e| e.to_string())?;
+    if buf.len() as u64 > limit {
+        return Err(format!("larger than {} bytes", limit));
+    }
+    String::from_utf8(buf).map_err(|_| "not UTF-8 text".to_string())
+}
+
 /// The `option …` line of an option.
 pub fn option_line(name: &str, kind: Option<&OptionKind>) -> String {
     match kind {

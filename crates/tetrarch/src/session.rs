@@ -12,6 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use tetrarch_core::eval::Weights;
 use tetrarch_core::game::{turn_done, Game, OptionSpec, Outcome, PositionError};
 use tetrarch_core::turns::{
     count_turns_up_to, divide_until, perft_until, legal_turns, legal_turns_up_to, line_to_turns, parse_turn, play_turn, turn_string,
@@ -68,6 +69,10 @@ pub trait SessionOps: Send {
     fn query(&self, args: &[&str], out: &Out) -> Result<(), String>;
     /// `eval`.
     fn eval(&self, out: &Out);
+    /// `setoption name EvalFile`: reads a weights file for this variant
+    /// (`None` or an empty path: the compiled-in weights); with `apply`
+    /// false only checks it. A bad file is an error and changes nothing.
+    fn eval_file(&mut self, path: Option<&str>, apply: bool) -> Result<(), String>;
     /// The current position string.
     fn position_string(&self) -> String;
 }
@@ -91,6 +96,8 @@ pub struct Session<G: Game> {
     hash_mb: usize,
     /// `go setup` calls so far (varies the proposals).
     setup_count: u64,
+    /// Evaluation weights from `EvalFile` (`None`: compiled-in).
+    weights: Option<Arc<Weights>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -255,6 +262,15 @@ impl<G: Game> Session<G> {
             searcher: Arc::new(Mutex::new(Searcher::new(settings.hash_mb))),
             hash_mb: settings.hash_mb,
             setup_count: 0,
+            weights: None,
+        }
+    }
+
+    /// The evaluation weights in force.
+    pub fn weights(&self) -> &Weights {
+        match &self.weights {
+            Some(w) => w,
+            None => G::default_weights(self.variant),
         }
     }
 
@@ -386,6 +402,7 @@ impl<G: Game> Session<G> {
             multipv: settings.multipv,
             threads: settings.threads,
             strategy: Strategy::from_name(settings.strategy.unwrap_or(crate::options::default_strategy(self.variant()))).unwrap_or_default(),
+            weights: self.weights.clone(),
         };
         let flags = Arc::new(Flags::default());
         // A `go` without any limit only ends by `stop`, like `go infinite`
@@ -673,11 +690,31 @@ impl<G: Game> SessionOps for Session<G> {
     fn eval(&self, out: &Out) {
         let seat = self.pos.to_move();
         let mut v = vec![format!("Eval for p{} ({}), centipawns for its side:", seat + 1, self.pos.seat_name(seat))];
-        for (name, x) in self.pos.eval_terms(seat) {
+        let w = self.weights();
+        for (name, x) in self.pos.eval_terms(seat, w) {
             v.push(format!("{name}: {x}"));
         }
-        v.push(format!("Total: {}", self.pos.evaluate(seat)));
+        v.push(format!("Total: {}", self.pos.evaluate(seat, w)));
         out.lines(v);
+    }
+
+    fn eval_file(&mut self, path: Option<&str>, apply: bool) -> Result<(), String> {
+        let path = path.map(str::trim).filter(|p| !p.is_empty() && *p != "<empty>");
+        let loaded = match path {
+            None => None,
+            Some(p) => {
+                let text = crate::options::read_limited(p, crate::options::EVAL_FILE_LIMIT)
+                    .map_err(|e| format!("setoption: EvalFile: cannot read {}: {e}", quote(p)))?;
+                let table = G::default_weights(self.variant).table;
+                let w = Weights::from_text(&text, self.variant, table)
+                    .map_err(|e| format!("setoption: EvalFile {}: {e}", quote(p)))?;
+                Some(Arc::new(w))
+            }
+        };
+        if apply {
+            self.weights = loaded;
+        }
+        Ok(())
     }
 
     fn position_string(&self) -> String {
@@ -696,7 +733,7 @@ pub(crate) fn bench_search<G: Game>(
 ) -> Result<(SearchResult<G::Action>, Duration), String> {
     searcher.clear();
     let limits = Limits { depth: Some(depth), ..Limits::default() };
-    let config = Config { multipv: 1, threads: 1, strategy: Strategy::from_name(strategy).unwrap_or_default() };
+    let config = Config { strategy: Strategy::from_name(strategy).unwrap_or_default(), ..Config::default() };
     let stop = AtomicBool::new(false);
     let t = Instant::now();
     let r = catch_unwind(AssertUnwindSafe(|| searcher.search(pos, &[], &limits, &config, &stop, &mut |_| {})))

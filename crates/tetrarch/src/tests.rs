@@ -514,3 +514,52 @@ proptest! {
         prop_assert_eq!(out.last().map(String::as_str), Some("readyok"));
     }
 }
+
+/// The line `name: value` of `eval`'s output.
+fn eval_line(e: &mut Engine, cap: &Captured, name: &str) -> String {
+    let v = run(e, cap, "eval");
+    v.into_iter().find(|l| l.starts_with(&format!("{name}: "))).unwrap_or_else(|| panic!("no {name} in eval"))
+}
+
+#[test]
+fn eval_file_loads_weights_and_refuses_bad_files() {
+    use tetrarch_core::game::Game;
+    use tetrarch_core::games::teamchess::TeamChess;
+    let dir = std::env::temp_dir().join(format!("tetrarch-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut e, cap) = engine("teamchess");
+    // Red's pawn one step on: Blue to move, its side 5 behind on `advance`.
+    assert!(run(&mut e, &cap, "position startpos moves h2h3").is_empty());
+    assert_eq!(eval_line(&mut e, &cap, "advance"), "advance: -5");
+    let w = TeamChess::default_weights("teamchess").clone().with(&[("advance.pawn", 50)]).unwrap();
+    let good = dir.join("good.weights");
+    std::fs::write(&good, w.to_text()).unwrap();
+    assert!(run(&mut e, &cap, &format!("setoption name EvalFile value {}", good.display())).is_empty());
+    assert_eq!(eval_line(&mut e, &cap, "advance"), "advance: -50");
+    // A truncated file, another variant's file, a missing file: one error
+    // line each, and the loaded weights stay.
+    let text = w.to_text();
+    let cut = dir.join("cut.weights");
+    let half = text[..text.len() / 2].rfind('\n').unwrap() + 1;
+    std::fs::write(&cut, &text[..half]).unwrap();
+    let foreign = dir.join("foreign.weights");
+    let four = tetrarch_core::games::fourchess::FourChess::default_weights("fourchess");
+    std::fs::write(&foreign, four.to_text()).unwrap();
+    for (path, why) in [(&cut, "truncated"), (&foreign, "variant `fourchess`"), (&dir.join("none"), "cannot read")] {
+        let v = run(&mut e, &cap, &format!("setoption name EvalFile value {}", path.display()));
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert!(is_error(&v[0]) && v[0].contains(why), "{v:?}");
+        assert_eq!(eval_line(&mut e, &cap, "advance"), "advance: -50");
+    }
+    // An empty value goes back to the compiled-in weights.
+    assert!(run(&mut e, &cap, "setoption name EvalFile value").is_empty());
+    assert_eq!(eval_line(&mut e, &cap, "advance"), "advance: -5");
+    // A file is for one variant: switching variants drops it.
+    run(&mut e, &cap, &format!("setoption name EvalFile value {}", good.display()));
+    run(&mut e, &cap, "setoption name UCI_Variant value fourchess");
+    run(&mut e, &cap, "setoption name UCI_Variant value teamchess");
+    run(&mut e, &cap, "position startpos moves h2h3");
+    assert_eq!(eval_line(&mut e, &cap, "advance"), "advance: -5");
+    assert!(run(&mut e, &cap, "uci").contains(&"option name EvalFile type string default <empty>".to_string()));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -2,6 +2,7 @@
 //! pile, two seats; who takes the last stone wins.
 
 use std::ops::{Deref, DerefMut};
+use tetrarch_core::eval::{EvalSink, Weights};
 use tetrarch_core::game::{ActionList, Game, OptionKind, OptionSpec, Outcome, PositionError, Seat, SeatSet, TokenError};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -38,6 +39,12 @@ impl ActionList<u8> for ToyList {
 pub struct ToyOptions {
     pub max_take: u8,
     pub start: u32,
+}
+
+tetrarch_core::weights! {
+    mod w for "toy" {
+        PARITY: "parity.unit" = 100;
+    }
 }
 
 impl Game for Toy {
@@ -146,14 +153,12 @@ impl Game for Toy {
     fn order_hint(&self, a: u8) -> i32 {
         a as i32
     }
-    fn evaluate(&self, _: Seat) -> i32 {
-        if self.pile.checked_rem(self.max_take as u32 + 1) == Some(0) {
-            -100
-        } else {
-            100
-        }
+    fn default_weights(_: &str) -> &'static Weights {
+        static W: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| Weights::defaults("toy", &w::TABLE));
+        &W
     }
-    fn eval_terms(&self, s: Seat) -> Vec<(&'static str, i32)> {
-        vec![("parity", self.evaluate(s))]
+    fn eval_features<S: EvalSink>(&self, _: Seat, sink: &mut S) {
+        let lost = self.pile.checked_rem(self.max_take as u32 + 1) == Some(0);
+        sink.add(w::PARITY, if lost { -1 } else { 1 });
     }
 }

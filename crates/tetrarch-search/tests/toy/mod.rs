@@ -9,6 +9,7 @@
 #![allow(dead_code)]
 
 use arrayvec::ArrayVec;
+use tetrarch_core::eval::{EvalSink, Weights};
 use tetrarch_core::game::{Game, OptionSpec, Outcome, PositionError, Seat, SeatSet, TokenError};
 use tetrarch_core::zobrist::splitmix64;
 
@@ -78,6 +79,12 @@ impl Toy {
 }
 
 const NAMES: [&str; 4] = ["P1", "P2", "P3", "P4"];
+
+tetrarch_core::weights! {
+    mod w for "toy" {
+        NOISE: "noise.unit" = 1;
+    }
+}
 
 impl Game for Toy {
     type Action = u8;
@@ -244,11 +251,15 @@ impl Game for Toy {
     fn order_hint(&self, a: u8) -> i32 {
         a as i32
     }
-    fn evaluate(&self, seat: Seat) -> i32 {
+    fn default_weights(_: &str) -> &'static Weights {
+        static W: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| Weights::defaults("toy", &w::TABLE));
+        &W
+    }
+    fn eval_features<S: EvalSink>(&self, seat: Seat, sink: &mut S) {
         if !self.cfg.path_keys {
-            return 0;
+            return;
         }
-        if self.cfg.seats == 2 || self.cfg.teams {
+        let v = if self.cfg.seats == 2 || self.cfg.teams {
             let v = self.noise(0);
             if self.side_of(seat) == 0 {
                 v
@@ -257,9 +268,7 @@ impl Game for Toy {
             }
         } else {
             self.noise(seat as u64 + 1)
-        }
-    }
-    fn eval_terms(&self, seat: Seat) -> Vec<(&'static str, i32)> {
-        vec![("noise", self.evaluate(seat))]
+        };
+        sink.add(w::NOISE, v);
     }
 }

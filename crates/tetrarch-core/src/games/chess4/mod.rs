@@ -176,7 +176,7 @@ pub(crate) mod test_util {
         for seat in 0..4 {
             let sign = if seat % 2 == 0 { 1 } else { -1 };
             assert_eq!(mobility(p, seat), sign * team0, "seat {seat}");
-            assert_eq!(p.eval_terms(seat).iter().map(|t| t.1).sum::<i32>(), p.evaluate(seat), "seat {seat}");
+            assert_eq!(crate::game::eval_terms_of(p, seat).iter().map(|t| t.1).sum::<i32>(), crate::game::eval_value(p, seat), "seat {seat}");
         }
     }
 }

@@ -25,6 +25,7 @@ mod tests;
 
 use arrayvec::ArrayVec;
 
+use crate::eval::{EvalSink, Weights};
 use crate::game::{Game, OptionKind, OptionSpec, Outcome, PositionError, Seat, TokenError};
 use board::Sq;
 pub use moves::Move;
@@ -85,11 +86,11 @@ pub struct FourChess {
     key: u64,
     /// Options that apply to the current position.
     rules: Options,
-    /// Per seat: material of its men at full value (kept by make/unmake for
-    /// the evaluation, [`eval::man_terms`]).
-    mat: [i32; 4],
-    /// Per seat: the positional terms of its men (advance and centre).
-    psq: [i32; 4],
+    /// Per seat: steps its forward pawns have advanced (kept by make/unmake
+    /// for the evaluation, [`eval::man_counts`]).
+    adv: [i32; 4],
+    /// Per seat: closeness to the centre of its N, B, Q.
+    centre: [i32; 4],
 }
 
 /// Zobrist keys of the inert seats (the men and the side are shared with
@@ -107,8 +108,8 @@ impl FourChess {
             fullmove: 1,
             key: 0,
             rules,
-            mat: [0; 4],
-            psq: [0; 4],
+            adv: [0; 4],
+            centre: [0; 4],
         }
     }
 
@@ -119,20 +120,20 @@ impl FourChess {
         self.add_man(seat, ty, s);
     }
 
-    /// Adds a man's evaluation terms to its seat's running sums.
+    /// Adds a man's positional counts to its seat's running sums.
     #[inline(always)]
     fn add_man(&mut self, seat: usize, ty: usize, s: Sq) {
-        let (m, p) = eval::man_terms(seat, ty, s);
-        self.mat[seat] += m;
-        self.psq[seat] += p;
+        let (a, c) = eval::man_counts(seat, ty, s);
+        self.adv[seat] += a;
+        self.centre[seat] += c;
     }
 
-    /// Takes a man's evaluation terms off its seat's running sums.
+    /// Takes a man's positional counts off its seat's running sums.
     #[inline(always)]
     fn sub_man(&mut self, seat: usize, ty: usize, s: Sq) {
-        let (m, p) = eval::man_terms(seat, ty, s);
-        self.mat[seat] -= m;
-        self.psq[seat] -= p;
+        let (a, c) = eval::man_counts(seat, ty, s);
+        self.adv[seat] -= a;
+        self.centre[seat] -= c;
     }
 
     /// The seat to move.
@@ -294,12 +295,12 @@ impl Game for FourChess {
         eval::order_hint(self, m)
     }
 
-    fn evaluate(&self, seat: Seat) -> i32 {
-        eval::evaluate(self, seat)
+    fn default_weights(_variant: &str) -> &'static Weights {
+        &eval::DEFAULT
     }
 
-    fn eval_terms(&self, seat: Seat) -> Vec<(&'static str, i32)> {
-        eval::terms(self, seat)
+    fn eval_features<S: EvalSink>(&self, seat: Seat, sink: &mut S) {
+        eval::features(self, seat, sink)
     }
 
     fn in_check(&self) -> bool {

@@ -330,13 +330,17 @@ mod properties {
                     let u = p.make(m);
                     prop_assert_eq!(p.key(), p.key_from_scratch());
                     for seat in 0..4 {
-                        prop_assert_eq!(p.evaluate(seat), super::eval::evaluate_scratch(&p, seat));
+                        let mut kept = crate::eval::FeatureList::default();
+                        super::eval::features(&p, seat, &mut kept);
+                        let mut scratch = crate::eval::FeatureList::default();
+                        super::eval::features_scratch(&p, seat, &mut scratch);
+                        prop_assert_eq!(kept.merged(), scratch.merged());
                     }
                     p.unmake(m, u);
                     prop_assert_eq!(p.position_string(), before.position_string());
                     prop_assert_eq!(p.key(), before.key());
                     prop_assert_eq!((p.checks, p.inert), (before.checks, before.inert));
-                    prop_assert_eq!((p.mat, p.psq), (before.mat, before.psq));
+                    prop_assert_eq!((p.adv, p.centre), (before.adv, before.centre));
                 }
                 let m = l[pick as usize % l.len()];
                 let t = (!m.is_pass()).then(|| (xy(m.from()), xy(m.to())));

@@ -28,6 +28,7 @@ use super::cell::{self, T_GUARD, T_PILOT, T_ROYAL};
 use crate::bitboard::Bb128;
 use super::moves::{kind, Action};
 use super::{Burglar, Quadranj};
+use crate::eval::{EvalSink, Weights};
 
 /// Centipawns per half unit of value.
 pub const HALF_UNIT: i32 = 50;
@@ -68,9 +69,41 @@ pub const TIGHT2: i32 = 80;
 /// enemy units could fill all of them (`quadranj4`).
 pub const BOX_RISK: [i32; 4] = [0, 700, 300, 100];
 
-/// The names of the terms, in the order [`relative_terms`] returns them
-/// ([`seat_terms`] and then `arrival`).
-const NAMES: [&str; 6] = ["material", "race", "threats", "royal", "home", "arrival"];
+crate::weights! {
+    /// The weights of the Quadranj evaluation (both variants).
+    pub mod w for "quadranj" {
+        HALF_UNIT: "material.half_unit" = super::HALF_UNIT;
+        TALLY: "material.tally" = super::TALLY;
+        ROYAL_RACE: "race.royal" = super::ROYAL_RACE;
+        PILOT_RACE: "race.pilot" = super::PILOT_RACE;
+        THREAT: "threats.half_unit" = super::THREAT;
+        ROYAL_FREE: "royal.free" = super::ROYAL_FREE;
+        BOXED: "royal.boxed" = -super::BOXED;
+        TIGHT1: "royal.tight1" = -super::TIGHT1;
+        TIGHT2: "royal.tight2" = -super::TIGHT2;
+        BOX_RISK: "royal.box_risk" [4] = super::BOX_RISK_WEIGHTS;
+        HOME_LINE: "home.line" = super::HOME_LINE;
+        HOME_CORNER: "home.corner" = super::HOME_CORNER;
+        GATE_LINE: "home.gate_line" = super::GATE_LINE;
+        GATE: "home.gate" = super::GATE;
+        ARRIVAL: "arrival.sure" fixed = super::ARRIVAL;
+        ARRIVAL_SLOT: "arrival.slot" fixed = -super::ARRIVAL_SLOT;
+        OUT: "arrival.out" fixed = -super::OUT;
+    }
+}
+
+/// [`BOX_RISK`] as (negative) weights.
+const BOX_RISK_WEIGHTS: [i32; 4] = [-BOX_RISK[0], -BOX_RISK[1], -BOX_RISK[2], -BOX_RISK[3]];
+
+/// The compiled-in weights of both variants.
+static DEFAULT: std::sync::LazyLock<[Weights; 2]> = std::sync::LazyLock::new(|| {
+    [Weights::defaults("quadranj", &w::TABLE), Weights::defaults("quadranj4", &w::TABLE)]
+});
+
+/// The compiled-in weights of `variant`.
+pub fn default_weights(variant: &str) -> &'static Weights {
+    &DEFAULT[usize::from(variant == "quadranj4")]
+}
 
 /// Whether a royal of `s` on `a` could slide to `b` on this board: same rank
 /// or file, every square between empty, `b` empty or an enemy lone pilot.
@@ -94,21 +127,28 @@ fn slide_clear(p: &Quadranj, s: usize, a: Sq, b: Sq) -> bool {
     !p.st.occ.has(b) || (p.st.pilots.has(b) && !p.st.own[s].has(b))
 }
 
-/// The `home` term of seat `s` whose royal stands on `r`.
-fn home_roads(p: &Quadranj, s: usize, r: Sq) -> i32 {
+/// The `home` features of seat `s` whose royal stands on `r`.
+fn home_roads<S: EvalSink>(p: &Quadranj, s: usize, r: Sq, mult: i32, sink: &mut S) {
     let g = p.geo;
     let home = g.home[s] as Sq;
     let keep = g.keep[s];
     let gate = keep.has(r) || (g.nbr4[r] & keep & !p.st.occ).any();
     if slide_clear(p, s, r, home) {
-        return HOME_LINE + if gate { GATE_LINE } else { 0 };
+        sink.add(w::HOME_LINE, mult);
+        if gate {
+            sink.add(w::GATE_LINE, mult);
+        }
+        return;
     }
     let corners = [g.sq(g.file(r), g.rank(home)), g.sq(g.file(home), g.rank(r))];
     let roads = corners
         .iter()
         .filter(|&&c| c != r && c != home && slide_clear(p, s, r, c) && slide_clear(p, s, c, home))
         .count() as i32;
-    roads * HOME_CORNER + if gate { GATE } else { 0 }
+    sink.add(w::HOME_CORNER, mult * roads);
+    if gate {
+        sink.add(w::GATE, mult);
+    }
 }
 
 /// Whether a unit of `s` on `a` that may enter `s`'s Keep reaches `b` in one
@@ -330,13 +370,13 @@ fn dist(p: &Quadranj, a: Sq, b: Sq) -> i32 {
     df.max(dr)
 }
 
-/// The `threats` term of every seat at once: for each seat in the game,
-/// the value of the enemy units it would capture by custodian capture at
-/// the end of its turn (both neighbours on one axis its own, §6.2, and its
-/// units around worth at least twice the target), minus the value of its
-/// own units that some seat in the game would capture so. Royals are never
-/// captured.
-pub(crate) fn threat_terms(p: &Quadranj) -> [i32; 4] {
+/// The `threats` feature of every seat at once, in half units: for each
+/// seat in the game, the value of the enemy units it would capture by
+/// custodian capture at the end of its turn (both neighbours on one axis
+/// its own, §6.2, and its units around worth at least twice the target),
+/// minus the value of its own units that some seat in the game would
+/// capture so. Royals are never captured.
+pub(crate) fn threat_counts(p: &Quadranj) -> [i32; 4] {
     let g = p.geo;
     let st = &p.st;
     let mut t = [0; 4];
@@ -351,107 +391,104 @@ pub(crate) fn threat_terms(p: &Quadranj) -> [i32; 4] {
             }
             let sum: u32 = (g.nbr8[u] & mine).into_iter().map(|v| cell::value2(st.cell[v])).sum();
             if sum >= 2 * cell::value2(c) {
-                t[e] += cell::value2(c) as i32 * THREAT;
+                t[e] += cell::value2(c) as i32;
                 hit = hit.with(u);
             }
         }
     }
     for u in hit {
         let c = st.cell[u];
-        t[cell::owner(c)] -= cell::value2(c) as i32 * THREAT;
+        t[cell::owner(c)] -= cell::value2(c) as i32;
     }
     t
 }
 
-fn seat_terms(p: &Quadranj, s: usize, threats: i32) -> [i32; 5] {
+/// The `threats` term of every seat at the default weight (tests).
+#[cfg(test)]
+pub(crate) fn threat_terms(p: &Quadranj) -> [i32; 4] {
+    threat_counts(p).map(|t| t * THREAT)
+}
+
+/// Seat `s`'s own features (material, race, threats, royal, home), counted
+/// `mult` times; `threats` is its [`threat_counts`] entry.
+fn seat_features<S: EvalSink>(p: &Quadranj, s: usize, threats: i32, mult: i32, sink: &mut S) {
     if !p.in_game(s) {
-        return [0; 5];
+        return;
     }
     let st = &p.st;
     let g = p.geo;
     let home_sq = g.home[s] as Sq;
-    let mut material = st.tally[s] as i32 * TALLY;
-    let mut race = 0;
+    sink.add(w::TALLY, mult * st.tally[s] as i32);
     let far = g.n as i32 - 1;
     let may_burgle = st.burglar[s] != Burglar::None;
+    let mut half_units = 0;
+    let mut pilot_race = 0;
     for u in st.own[s] {
         let c = st.cell[u];
         if cell::kind(c) != T_ROYAL {
-            material += cell::value2(c) as i32 * HALF_UNIT;
+            half_units += cell::value2(c) as i32;
         }
         if cell::kind(c) == T_PILOT && may_burgle && p.lone_is_burglar(s, u) {
-            race = race.max((far - dist(p, u, home_sq)) * PILOT_RACE);
+            pilot_race = pilot_race.max(far - dist(p, u, home_sq));
         }
     }
+    sink.add(w::HALF_UNIT, mult * half_units);
+    sink.add(w::PILOT_RACE, mult * pilot_race);
+    sink.add(w::THREAT, mult * threats);
     let r = st.royal[s];
-    let mut royal = 0;
-    let mut home = 0;
     if r != NO_SQ {
-        home = home_roads(p, s, r as Sq);
-        race += (far - dist(p, r as Sq, home_sq)) * ROYAL_RACE;
+        home_roads(p, s, r as Sq, mult, sink);
+        sink.add(w::ROYAL_RACE, mult * (far - dist(p, r as Sq, home_sq)));
         let free = (g.nbr4[r as Sq] & !st.occ & g.all).count() as i32;
-        royal += free * ROYAL_FREE;
+        sink.add(w::ROYAL_FREE, mult * free);
         if !p.royal_can_swap(s, r as Sq) {
             // Room to slide matters in `quadranj4` only, where three
             // opponents move before the royal's next turn (in `quadranj`
             // it measured −57 ± 82 Elo in 80 games).
             let exits = p.royal_exits(s, r as Sq);
-            royal -= match (exits, g.seats) {
-                (0, _) => BOXED,
-                (1, 4) => TIGHT1,
-                (2, 4) => TIGHT2,
-                _ => 0,
-            };
+            match (exits, g.seats) {
+                (0, _) => sink.add(w::BOXED, mult),
+                (1, 4) => sink.add(w::TIGHT1, mult),
+                (2, 4) => sink.add(w::TIGHT2, mult),
+                _ => {}
+            }
             // Best-Reply Search lets one opponent reply, but a box is
             // often closed by two: in `quadranj4`, when the seat does not
             // move next and enemy units could fill every free square.
             if g.seats == 4 && st.to_move as usize != s && (1..=3).contains(&exits) && boxable(p, s, r as Sq) {
-                royal -= BOX_RISK[exits as usize];
+                sink.add(w::BOX_RISK + exits as usize, mult);
             }
         }
     }
-    [material, race, threats, royal, home]
 }
 
-/// The terms for `seat` relative to its opponents (the average of the other
-/// seats in the game), in the order of [`NAMES`].
-fn relative_terms(p: &Quadranj, seat: usize) -> [i32; 6] {
-    let threats = threat_terms(p);
-    let [a, b, c, d, e] = seat_terms(p, seat, threats[seat]);
-    let arrival = if !p.in_game(seat) {
-        -OUT
+/// The evaluation for `seat` relative to its opponents (minus the average
+/// of the other seats in the game; `arrival` is not averaged), as features:
+/// counted in whole units, divided by the number of opponents at the end.
+pub fn features<S: EvalSink>(p: &Quadranj, seat: usize, sink: &mut S) {
+    let threats = threat_counts(p);
+    let others = (0..p.geo.seats).filter(|&o| o != seat && p.in_game(o));
+    let n = (others.clone().count() as i32).max(1);
+    seat_features(p, seat, threats[seat], n, sink);
+    for o in others {
+        seat_features(p, o, threats[o], -1, sink);
+    }
+    if !p.in_game(seat) {
+        sink.add(w::OUT, n);
     } else {
         match arrival(p, seat) {
-            Some((s, slot)) if s == seat => ARRIVAL - ARRIVAL_SLOT * slot,
-            Some((_, slot)) => -ARRIVAL + ARRIVAL_SLOT * slot,
-            None => 0,
-        }
-    };
-    let mut rel = [a, b, c, d, e, arrival];
-    let mut sum = [0i32; 6];
-    let mut others = 0;
-    for o in (0..p.geo.seats).filter(|&o| o != seat && p.in_game(o)) {
-        others += 1;
-        for (x, t) in sum.iter_mut().zip(seat_terms(p, o, threats[o])) {
-            *x += t;
+            Some((s, slot)) if s == seat => {
+                sink.add(w::ARRIVAL, n);
+                sink.add(w::ARRIVAL_SLOT, n * slot);
+            }
+            Some((_, slot)) => {
+                sink.add(w::ARRIVAL, -n);
+                sink.add(w::ARRIVAL_SLOT, -n * slot);
+            }
+            None => {}
         }
     }
-    if others > 0 {
-        for (r, x) in rel.iter_mut().zip(sum) {
-            *r -= x / others;
-        }
-    }
-    rel
-}
-
-/// The named terms for `seat` (`eval`).
-pub fn terms(p: &Quadranj, seat: usize) -> Vec<(&'static str, i32)> {
-    NAMES.iter().copied().zip(relative_terms(p, seat)).collect()
-}
-
-/// The static evaluation for `seat` (nothing allocated).
-pub fn evaluate(p: &Quadranj, seat: usize) -> i32 {
-    relative_terms(p, seat).iter().sum()
+    sink.divide(n);
 }
 
 fn enemy_pilot(p: &Quadranj, s: Sq) -> bool {

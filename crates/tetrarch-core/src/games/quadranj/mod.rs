@@ -35,6 +35,7 @@ mod view;
 mod tests;
 
 use crate::bitboard::Bb128;
+use crate::eval::{EvalSink, Weights};
 use crate::game::{Game, OptionKind, OptionSpec, Outcome, PositionError, Seat, SeatSet, TokenError};
 use board::{Geo, Sq, GEO10, GEO8};
 pub use moves::{Action, ActionVec, Undo};
@@ -581,12 +582,20 @@ impl Game for Quadranj {
         eval::order_info(self, a)
     }
 
-    fn evaluate(&self, seat: Seat) -> i32 {
-        eval::evaluate(self, seat)
+    fn variant(&self) -> &'static str {
+        if self.geo.seats == 4 {
+            "quadranj4"
+        } else {
+            "quadranj"
+        }
     }
 
-    fn eval_terms(&self, seat: Seat) -> Vec<(&'static str, i32)> {
-        eval::terms(self, seat)
+    fn default_weights(variant: &str) -> &'static Weights {
+        eval::default_weights(variant)
+    }
+
+    fn eval_features<S: EvalSink>(&self, seat: Seat, sink: &mut S) {
+        eval::features(self, seat, sink)
     }
 
     /// `quadranj4` only, at a turn start (no moved marks), to another seat

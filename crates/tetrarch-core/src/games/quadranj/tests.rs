@@ -887,9 +887,9 @@ fn search_hooks_and_render() {
     for o in [o2(), o4()] {
         let s = Quadranj::startpos(&o);
         for seat in 0..s.seats() {
-            assert_eq!(s.evaluate(seat), 0, "{o:?}");
+            assert_eq!(crate::game::eval_value(&s, seat), 0, "{o:?}");
         }
-        let names: Vec<&str> = s.eval_terms(0).iter().map(|t| t.0).collect();
+        let names: Vec<&str> = crate::game::eval_terms_of(&s, 0).iter().map(|t| t.0).collect();
         assert_eq!(names, ["material", "race", "threats", "royal", "home", "arrival"]);
         let r = s.render();
         assert_eq!(r.lines().count(), s.geo.n + 1, "{r}");
@@ -1014,7 +1014,7 @@ fn arrival_roads() {
     // A seat that went out has lost, whatever the board.
     let q = pos4("10/10/10/4bK5/10/9rK/5yK4/10/10/10 b 0 - byr 0/0/0/0 -/-/-/- 0 1");
     assert_eq!(arrival_term(&q, 0), -eval::OUT);
-    assert!(q.evaluate(0) < -eval::ARRIVAL);
+    assert!(crate::game::eval_value(&q, 0) < -eval::ARRIVAL);
 }
 
 /// `skip_to` (Best-Reply Search in `quadranj4`): at a turn start another

@@ -24,6 +24,7 @@ use super::moves::Action;
 use super::value::*;
 use super::{side_of_piece, suit_of, value_of, Quattuor, CAPTURES, NONE, RANGE};
 use crate::bitboard::Bb256;
+use crate::eval::{EvalSink, Weights};
 
 /// Piece values by value index (7 8 9 T J Q K A).
 pub const VALUE: [i32; 8] = [150, 250, 200, 200, 300, 450, 700, 600];
@@ -50,6 +51,40 @@ pub const FREE: [i32; 5] = [0, 0, 500, 300, 150];
 
 /// Per-rank advance bonus of a Q, K or A by ranks advanced (0..14).
 const ADVANCE: [i32; 15] = [0, 2, 4, 6, 8, 10, 14, 18, 24, 32, 44, 60, 80, 100, 0];
+
+crate::weights! {
+    /// The weights of the Quattuor Reges evaluation.
+    pub mod w for "quattuor" {
+        VALUE: "material.value" [8] = super::VALUE;
+        /// A frozen piece (its King captured).
+        FROZEN: "material.frozen" [8] = super::FROZEN_VALUE;
+        /// A Q, K or A by ranks advanced.
+        ADVANCE: "advance.rank" [15] = super::ADVANCE;
+        /// A mobile Q, K or A by turns of free running to the goal rank.
+        RACE: "advance.race" [5] = super::RACE;
+        REACH_NOW: "reach.now" = super::REACH_NOW;
+        /// Per suit threatening, squared.
+        REACH_THREAT: "reach.threat" = super::REACH_THREAT;
+        KING_HANGING: "king.hanging" = -super::KING_HANGING;
+        /// The fastest free runner by its turns to the goal rank.
+        FREE: "free.turns" [5] = super::FREE;
+        TEMPO: "tempo.race" = super::TEMPO;
+    }
+}
+
+/// Frozen pieces' values by default: [`FROZEN_PERCENT`] % of [`VALUE`].
+const FROZEN_VALUE: [i32; 8] = {
+    let mut v = [0; 8];
+    let mut i = 0;
+    while i < 8 {
+        v[i] = VALUE[i] * FROZEN_PERCENT / 100;
+        i += 1;
+    }
+    v
+};
+
+/// The compiled-in weights.
+pub static DEFAULT: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| Weights::defaults("quattuor", &w::TABLE));
 
 fn advanced(side: usize, s: Sq) -> usize {
     if side == 0 {
@@ -93,12 +128,14 @@ fn guarded(p: &Quattuor, pc: usize, turns: usize) -> bool {
     })
 }
 
-/// Per-side terms: (material, advance, reach, king, free).
-fn side_terms(p: &Quattuor, side: usize) -> [i32; 5] {
-    let (mut material, mut advance, mut reach_t, mut king, mut free) = (0, 0, 0, 0, 0);
+/// One side's features (material, advance, reach, king, free), counted
+/// `sign` times.
+fn side_features<S: EvalSink>(p: &Quattuor, side: usize, sign: i32, sink: &mut S) {
     let empty = EXISTS & !p.occupied();
     let to_move = p.side as usize == side;
     let mut threats = 0u32;
+    let mut reach_now = false;
+    let mut free_turns = usize::MAX;
     for pc in side * 16..side * 16 + 16 {
         let s = p.sq_of[pc];
         if s == NONE {
@@ -107,16 +144,18 @@ fn side_terms(p: &Quattuor, side: usize) -> [i32; 5] {
         let s = s as Sq;
         let v = value_of(pc);
         let mob = mobile(p, pc);
-        material += if mob { VALUE[v] } else { VALUE[v] * FROZEN_PERCENT / 100 };
+        sink.add(if mob { w::VALUE } else { w::FROZEN } + v, sign);
         if v >= QUEEN {
-            advance += ADVANCE[advanced(side, s)];
+            sink.add(w::ADVANCE + advanced(side, s), sign);
             if mob {
                 let turns = (14 - advanced(side, s)).div_ceil(RANGE[v] as usize);
-                advance += RACE.get(turns).copied().unwrap_or(0);
+                if turns < RACE.len() {
+                    sink.add(w::RACE + turns, sign);
+                }
                 // The enemy moves `turns` times before the piece arrives, or
                 // one time fewer if the piece's side moves first.
                 if (2..FREE.len()).contains(&turns) && !guarded(p, pc, turns - to_move as usize) {
-                    free = free.max(FREE[turns]);
+                    free_turns = free_turns.min(turns);
                 }
             }
             if mob && advanced(side, s) >= 12 {
@@ -124,7 +163,7 @@ fn side_terms(p: &Quattuor, side: usize) -> [i32; 5] {
                 if ((e | c) & GOAL[side]).any() {
                     let may_now = to_move && p.moved >> suit_of(pc) & 1 == 0;
                     if may_now {
-                        reach_t = reach_t.max(REACH_NOW);
+                        reach_now = true;
                     } else {
                         threats |= 1 << suit_of(pc);
                     }
@@ -143,16 +182,22 @@ fn side_terms(p: &Quattuor, side: usize) -> [i32; 5] {
                     let q = es * 8 + a;
                     let qs = p.sq_of[q];
                     if qs != NONE && zone.has(qs as Sq) && mobile(p, q) {
-                        king -= KING_HANGING;
+                        sink.add(w::KING_HANGING, sign);
                     }
                 }
             }
         }
     }
-    if reach_t == 0 {
-        reach_t = REACH_THREAT * threats.count_ones() as i32 * threats.count_ones() as i32;
+    if reach_now {
+        sink.add(w::REACH_NOW, sign);
+    } else {
+        let n = threats.count_ones() as i32;
+        sink.add(w::REACH_THREAT, sign * n * n);
     }
-    [material, advance, reach_t, king, free]
+    if free_turns < FREE.len() {
+        // The fastest free runner (the weights fall with the turns).
+        sink.add(w::FREE + free_turns, sign);
+    }
 }
 
 /// Turns of free running the side's fastest mobile Q, K or A needs to reach
@@ -165,7 +210,8 @@ fn race_turns(p: &Quattuor, side: usize) -> usize {
         .unwrap_or(usize::MAX)
 }
 
-/// The `tempo` term for `seat`.
+/// The `tempo` feature for `seat`: +1 when its side leads the race, −1
+/// when the other does, 0 when neither fastest runner is within 4 turns.
 fn tempo(p: &Quattuor, seat: usize) -> i32 {
     let mover = p.side as usize;
     let (tm, to) = (race_turns(p, mover), race_turns(p, 1 - mover));
@@ -174,31 +220,17 @@ fn tempo(p: &Quattuor, seat: usize) -> i32 {
     }
     let leader = if tm <= to { mover } else { 1 - mover };
     if leader == seat {
-        TEMPO
+        1
     } else {
-        -TEMPO
+        -1
     }
 }
 
-/// The named terms for `seat` (its side minus the other).
-pub fn terms(p: &Quattuor, seat: usize) -> Vec<(&'static str, i32)> {
-    let a = side_terms(p, seat);
-    let b = side_terms(p, 1 - seat);
-    vec![
-        ("material", a[0] - b[0]),
-        ("advance", a[1] - b[1]),
-        ("reach", a[2] - b[2]),
-        ("king", a[3] - b[3]),
-        ("free", a[4] - b[4]),
-        ("tempo", tempo(p, seat)),
-    ]
-}
-
-/// The evaluation for `seat`, in centipawn-like units.
-pub fn evaluate(p: &Quattuor, seat: usize) -> i32 {
-    let a = side_terms(p, seat);
-    let b = side_terms(p, 1 - seat);
-    a.iter().sum::<i32>() - b.iter().sum::<i32>() + tempo(p, seat)
+/// The evaluation for `seat` (its side minus the other), as features.
+pub fn features<S: EvalSink>(p: &Quattuor, seat: usize, sink: &mut S) {
+    side_features(p, seat, 1, sink);
+    side_features(p, 1 - seat, -1, sink);
+    sink.add(w::TEMPO, tempo(p, seat));
 }
 
 /// Whether the action lands on an enemy Base or (7 to Jack) the goal rank.

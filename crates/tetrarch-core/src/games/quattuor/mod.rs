@@ -28,6 +28,7 @@ mod tests;
 use arrayvec::ArrayVec;
 
 use crate::bitboard::Bb256;
+use crate::eval::{EvalSink, Weights};
 use crate::game::{Game, OptionSpec, Outcome, PositionError, Seat, SeatSet, TokenError};
 use board::Sq;
 pub use moves::{Action, Undo};
@@ -456,11 +457,11 @@ impl Game for Quattuor {
         eval::order_hint(self, a)
     }
 
-    fn evaluate(&self, seat: Seat) -> i32 {
-        eval::evaluate(self, seat)
+    fn default_weights(_variant: &str) -> &'static Weights {
+        &eval::DEFAULT
     }
 
-    fn eval_terms(&self, seat: Seat) -> Vec<(&'static str, i32)> {
-        eval::terms(self, seat)
+    fn eval_features<S: EvalSink>(&self, seat: Seat, sink: &mut S) {
+        eval::features(self, seat, sink)
     }
 }

@@ -717,11 +717,11 @@ fn search_hooks() {
     assert!(p.order_hint(win) > p.order_hint(quiet));
     assert!(p.order_hint(quiet) > p.order_hint(Action::PASS));
     // Black (to move, with an Ace one step from the goal) stands better.
-    assert!(p.evaluate(1) > 0 && p.evaluate(0) < 0);
-    assert_eq!(p.evaluate(1), -p.evaluate(0));
+    assert!(crate::game::eval_value(&p, 1) > 0 && crate::game::eval_value(&p, 0) < 0);
+    assert_eq!(crate::game::eval_value(&p, 1), -crate::game::eval_value(&p, 0));
     let s = Quattuor::startpos(&Options);
-    assert_eq!(s.evaluate(0), 0);
-    let names: Vec<&str> = s.eval_terms(0).iter().map(|t| t.0).collect();
+    assert_eq!(crate::game::eval_value(&s, 0), 0);
+    let names: Vec<&str> = crate::game::eval_terms_of(&s, 0).iter().map(|t| t.0).collect();
     assert_eq!(names, ["material", "advance", "reach", "king", "free", "tempo"]);
     // The race: Black's Ace is 1 turn from its goal rank (1 rank at range
     // 2), Red's Queen and King 7 turns (14 ranks at range 2): Black leads.

@@ -24,6 +24,7 @@ use super::board::*;
 use super::moves::{Move, MoveKind};
 use super::{Mode, QueensKings};
 use crate::bitboard::Bb192;
+use crate::eval::{EvalSink, Weights};
 
 /// Value of a man.
 pub const MAN: i32 = 100;
@@ -45,9 +46,34 @@ pub const MOBILITY: i32 = 2;
 /// Own men on the home edge (the opposite enemy's Queen edge), while that
 /// enemy still has men.
 pub const BACK_RANK: i32 = 16;
-/// Number of terms.
-const TERMS: usize = 6;
-const NAMES: [&str; TERMS] = ["material", "advance", "centre", "queen_edge", "mobility", "back_rank"];
+crate::weights! {
+    /// The weights of the Queens & Kings evaluation (every variant).
+    pub mod w for "queenskings" {
+        MAN: "material.man" = super::MAN;
+        KING: "material.king" = super::KING;
+        QUEEN: "material.queen" = super::QUEEN;
+        /// Pieces of a colour that is out: `OUT_FRACTION` quarters.
+        OUT_MAN: "material.out_man" = super::MAN * super::OUT_FRACTION / 4;
+        OUT_KING: "material.out_king" = super::KING * super::OUT_FRACTION / 4;
+        OUT_QUEEN: "material.out_queen" = super::QUEEN * super::OUT_FRACTION / 4;
+        ADVANCE: "advance.rank" = super::ADVANCE;
+        CENTRE: "centre.closeness" = super::CENTRE;
+        /// By rows to go (index 1 to 3).
+        QUEEN_EDGE: "queen_edge.rows" [4] = super::QUEEN_EDGE;
+        MOBILITY: "mobility.step" = super::MOBILITY;
+        BACK_RANK: "back_rank.man" = super::BACK_RANK;
+    }
+}
+
+/// The compiled-in weights of every variant (index: `VARIANTS`).
+static DEFAULT: std::sync::LazyLock<Vec<Weights>> =
+    std::sync::LazyLock::new(|| super::VARIANTS.iter().map(|v| Weights::defaults(v, &w::TABLE)).collect());
+
+/// The compiled-in weights of `variant` (the first variant's if unknown).
+pub fn default_weights(variant: &str) -> &'static Weights {
+    let i = super::VARIANTS.iter().position(|v| *v == variant).unwrap_or(0);
+    &DEFAULT[i]
+}
 
 /// Rows a man of `colour` on `s` still has to go to its Queen edge.
 fn to_go(colour: usize, s: Sq, n: usize) -> usize {
@@ -60,16 +86,22 @@ fn to_go(colour: usize, s: Sq, n: usize) -> usize {
     }
 }
 
-fn colour_terms(p: &QueensKings, c: usize) -> [i32; TERMS] {
+fn colour_features<S: EvalSink>(p: &QueensKings, c: usize, sign: i32, sink: &mut S) {
     let st = &p.st;
     let g = p.geo;
     let own = st.by_colour[c];
     let men = own & st.by_type[0];
     let kings = own & st.by_type[1];
     let queens = own & st.by_type[2];
-    let material = men.count() as i32 * MAN + kings.count() as i32 * KING + queens.count() as i32 * QUEEN;
+    let counts = [men.count() as i32, kings.count() as i32, queens.count() as i32];
     if st.in_game >> c & 1 == 0 {
-        return [material * OUT_FRACTION / 4, 0, 0, 0, 0, 0];
+        for (wi, n) in [w::OUT_MAN, w::OUT_KING, w::OUT_QUEEN].into_iter().zip(counts) {
+            sink.add(wi, sign * n);
+        }
+        return;
+    }
+    for (wi, n) in [w::MAN, w::KING, w::QUEEN].into_iter().zip(counts) {
+        sink.add(wi, sign * n);
     }
     let n = g.n;
     let half = (n / 2) as i32;
@@ -77,7 +109,6 @@ fn colour_terms(p: &QueensKings, c: usize) -> [i32; TERMS] {
     let empty = g.valid & !st.occ;
     let mut advance = 0;
     let mut centre = 0;
-    let mut qedge = 0;
     for s in men {
         let go = to_go(c, s, n);
         advance += (n - 1 - go) as i32;
@@ -87,7 +118,7 @@ fn colour_terms(p: &QueensKings, c: usize) -> [i32; TERMS] {
                 t != NONE && empty.has(t as Sq)
             });
             if ahead {
-                qedge += QUEEN_EDGE[go];
+                sink.add(w::QUEEN_EDGE + go, sign);
             }
         }
     }
@@ -103,14 +134,15 @@ fn colour_terms(p: &QueensKings, c: usize) -> [i32; TERMS] {
     for sh in SHIFT {
         mobility += (kq.shift(sh) & empty).count() as i32;
     }
+    sink.add(w::ADVANCE, sign * advance);
+    sink.add(w::CENTRE, sign * centre);
+    sink.add(w::MOBILITY, sign * mobility);
     // Back rank: the colour opposite crowns its Queens on our home edge;
     // men standing there keep those squares shut while it has men.
     let opp = c ^ 2;
-    let mut back = 0;
     if st.in_game >> opp & 1 != 0 && !same_side(p, c, opp) && (st.by_colour[opp] & st.by_type[0]).any() {
-        back = (men & g.qedge[opp]).count() as i32 * BACK_RANK;
+        sink.add(w::BACK_RANK, sign * (men & g.qedge[opp]).count() as i32);
     }
-    [material, advance * ADVANCE, centre * CENTRE, qedge, mobility * MOBILITY, back]
 }
 
 fn same_side(p: &QueensKings, seat_colour: usize, c: usize) -> bool {
@@ -120,30 +152,16 @@ fn same_side(p: &QueensKings, seat_colour: usize, c: usize) -> bool {
     }
 }
 
-fn totals(p: &QueensKings, seat: usize) -> [i32; TERMS] {
+/// The evaluation of `seat`'s side minus the rest, as features.
+pub fn features<S: EvalSink>(p: &QueensKings, seat: usize, sink: &mut S) {
     let me = p.colour_of(seat);
-    let mut t = [0; TERMS];
     for c in 0..4 {
         if p.rules.colours() >> c & 1 == 0 {
             continue;
         }
-        let ct = colour_terms(p, c);
         let sign = if same_side(p, me, c) { 1 } else { -1 };
-        for i in 0..TERMS {
-            t[i] += sign * ct[i];
-        }
+        colour_features(p, c, sign, sink);
     }
-    t
-}
-
-/// The named terms for `seat`.
-pub fn terms(p: &QueensKings, seat: usize) -> Vec<(&'static str, i32)> {
-    NAMES.iter().copied().zip(totals(p, seat)).collect()
-}
-
-/// The evaluation for `seat`'s side, in centipawns (a man is 100).
-pub fn evaluate(p: &QueensKings, seat: usize) -> i32 {
-    totals(p, seat).iter().sum()
 }
 
 /// Move ordering: captures by number of pieces taken, then crowning moves.

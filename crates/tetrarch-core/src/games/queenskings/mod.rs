@@ -27,6 +27,7 @@ mod view;
 mod tests;
 
 use crate::bitboard::Bb192;
+use crate::eval::{EvalSink, Weights};
 use crate::game::{Game, OptionKind, OptionSpec, Outcome, PositionError, Seat, TokenError};
 use board::{Geo, Sq, GEO13, GEO17};
 pub use moves::{Move, MoveList, MoveKind, MAX_PATH};
@@ -108,6 +109,18 @@ impl Options {
             Mode::FreeForAll
         };
         Options { size, mode, ..Options::default() }
+    }
+
+    /// The variant name these options play (size and mode).
+    pub fn variant(&self) -> &'static str {
+        match (self.size, self.mode) {
+            (13, Mode::FreeForAll) => "queenskings9",
+            (13, Mode::Teams) => "queenskings9-teams",
+            (13, Mode::Duel) => "queenskings9-duel",
+            (_, Mode::FreeForAll) => "queenskings",
+            (_, Mode::Teams) => "queenskings-teams",
+            (_, Mode::Duel) => "queenskings-duel",
+        }
     }
 
     /// The board geometry.
@@ -514,11 +527,15 @@ impl Game for QueensKings {
         eval::order_hint(self, m)
     }
 
-    fn evaluate(&self, seat: Seat) -> i32 {
-        eval::evaluate(self, seat)
+    fn variant(&self) -> &'static str {
+        self.rules.variant()
     }
 
-    fn eval_terms(&self, seat: Seat) -> Vec<(&'static str, i32)> {
-        eval::terms(self, seat)
+    fn default_weights(variant: &str) -> &'static Weights {
+        eval::default_weights(variant)
+    }
+
+    fn eval_features<S: EvalSink>(&self, seat: Seat, sink: &mut S) {
+        eval::features(self, seat, sink)
     }
 }

@@ -541,15 +541,15 @@ fn eval_is_symmetric_and_named() {
     for v in VARIANTS {
         let p = QueensKings::startpos(&opts_of(v));
         for seat in 0..p.seats() {
-            let terms = p.eval_terms(seat);
-            assert_eq!(terms.iter().map(|t| t.1).sum::<i32>(), p.evaluate(seat));
+            let terms = crate::game::eval_terms_of(&p, seat);
+            assert_eq!(terms.iter().map(|t| t.1).sum::<i32>(), crate::game::eval_value(&p, seat));
         }
         if v.ends_with("-duel") || v.ends_with("-teams") {
-            assert_eq!(p.evaluate(0), 0, "{v}");
+            assert_eq!(crate::game::eval_value(&p, 0), 0, "{v}");
         }
     }
     let p = pos("queenskings9-duel", "13/13/4nm8/13/13/13/13/3nm9/2sm10/1nm11/13/13/10sm2 s sn 0 1");
-    assert_eq!(p.evaluate(0), -p.evaluate(1));
+    assert_eq!(crate::game::eval_value(&p, 0), -crate::game::eval_value(&p, 1));
     let mut l = MoveList::default();
     p.legal_actions(&mut l);
     assert!(p.is_tactical(l[0]) && p.order_hint(l[0]) > 0);

@@ -20,6 +20,7 @@ use arrayvec::ArrayVec;
 
 use super::chess4::board::CELLS;
 use super::chess4::men::Men;
+use crate::eval::{EvalSink, Weights};
 use crate::game::{Game, OptionKind, OptionSpec, Outcome, PositionError, Seat, TokenError};
 pub use moves::Move;
 pub use notation::{to_fen4, START, START_FEN4};
@@ -238,12 +239,12 @@ impl Game for TeamChess {
         eval::order_hint(self, m)
     }
 
-    fn evaluate(&self, seat: Seat) -> i32 {
-        eval::evaluate(self, seat)
+    fn default_weights(_variant: &str) -> &'static Weights {
+        &eval::DEFAULT
     }
 
-    fn eval_terms(&self, seat: Seat) -> Vec<(&'static str, i32)> {
-        eval::terms(self, seat)
+    fn eval_features<S: EvalSink>(&self, seat: Seat, sink: &mut S) {
+        eval::features(self, seat, sink)
     }
 
     fn in_check(&self) -> bool {
