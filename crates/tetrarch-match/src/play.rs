@@ -218,9 +218,33 @@ fn win_places(
     g
 }
 
+/// The places of a free-for-all game that ended by the rules (`outcome`)
+/// or by a drawn adjudication (`None`), best first: see [`win_places`]; in
+/// a draw the drawing seats first, then the other seats still in, then
+/// those out, the later out higher. `out_order`: the seats in the order
+/// they went out.
+pub fn free_for_all_places(
+    n: usize,
+    mover: Seat,
+    outcome: Option<&Outcome>,
+    out_order: &[Seat],
+    in_game: impl Fn(Seat) -> bool,
+) -> Vec<Vec<Seat>> {
+    let still: Vec<Seat> = (0..n).filter(|s| !out_order.contains(s)).collect();
+    let mut g = match outcome.map(|o| o.result) {
+        Some(GameResult::Win(w)) => return win_places(n, mover, &w.iter().collect::<Vec<_>>(), out_order, in_game),
+        Some(GameResult::Draw(d)) => {
+            vec![d.iter().collect::<Vec<_>>(), still.iter().copied().filter(|s| !d.has(*s)).collect()]
+        }
+        None => vec![still],
+    };
+    g.extend(out_order.iter().rev().map(|&s| vec![s]));
+    g
+}
+
 /// Places best first (groups of seats sharing a place) → (rank, points) per
 /// seat, points `(n - mean position) / (n - 1)`.
-fn places_to_points(n: usize, groups: &[Vec<Seat>]) -> (Vec<u32>, Vec<f64>) {
+pub fn places_to_points(n: usize, groups: &[Vec<Seat>]) -> (Vec<u32>, Vec<f64>) {
     let mut ranks = vec![n as u32; n];
     let mut points = vec![0.0; n];
     let mut pos = 1usize;
@@ -441,23 +465,11 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
             let out_rev: Vec<Vec<Seat>> = out_order.iter().rev().map(|&s| vec![s]).collect();
             let in_game: Vec<Seat> = (0..n).filter(|s| !out_order.contains(s)).collect();
             let (groups, reason, decided): (Vec<Vec<Seat>>, String, Decided) = match &end {
-                End::Rules(o) => match o.result {
-                    GameResult::Win(w) => {
-                        let winners: Vec<Seat> = w.iter().collect();
-                        let g = win_places(n, mover, &winners, &out_order, |s| pos.seat_in_game(s));
-                        (g, o.reason.to_string(), Decided::Rules)
-                    }
-                    GameResult::Draw(d) => {
-                        let mut g = vec![d.iter().collect::<Vec<_>>()];
-                        g.push(in_game.iter().copied().filter(|s| !d.has(*s)).collect());
-                        g.extend(out_rev.clone());
-                        (g, o.reason.to_string(), Decided::Rules)
-                    }
-                },
+                End::Rules(o) => {
+                    (free_for_all_places(n, mover, Some(o), &out_order, |s| pos.seat_in_game(s)), o.reason.to_string(), Decided::Rules)
+                }
                 End::AdjDraw(r) | End::AdjLoss(_, r) => {
-                    let mut g = vec![in_game.clone()];
-                    g.extend(out_rev.clone());
-                    (g, r.clone(), Decided::Adjudication)
+                    (free_for_all_places(n, mover, None, &out_order, |s| pos.seat_in_game(s)), r.clone(), Decided::Adjudication)
                 }
                 End::Forfeit(f, r) => {
                     let mut g = vec![in_game.iter().copied().filter(|s| s != f).collect(), vec![*f]];

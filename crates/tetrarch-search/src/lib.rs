@@ -519,6 +519,29 @@ impl<G: Game> Searcher<G> {
     }
 }
 
+impl<G: Game> Searcher<G> {
+    /// The quiescence search of `root` alone (a full window, no table
+    /// cut-offs): its value for the side to move and its line, the
+    /// captures (and check evasions) that settle the position. Playing the
+    /// line gives a quiet position whose static value means something
+    /// (`tetrarch datagen` records those).
+    pub fn quiet_leaf(&mut self, root: &G, config: &Config) -> (i32, Vec<G::Action>) {
+        let stop = AtomicBool::new(false);
+        let shared = Shared { stop: &stop, abort: AtomicBool::new(false), nodes: vec![AtomicU64::new(0)] };
+        if self.histories.is_empty() {
+            self.histories.push(new_history());
+        }
+        let hist = std::mem::replace(&mut self.histories[0], new_history());
+        let weights = config.weights_for(root);
+        let mut w = Worker::new(root, &[], &self.tt, &shared, 0, None, None, hist, config.strategy, weights);
+        w.qs_pv = true;
+        let v = w.qsearch(0, -INF, INF, 0);
+        let line = w.pv_line();
+        self.histories[0] = std::mem::replace(&mut w.history, new_history());
+        (v, line)
+    }
+}
+
 /// The main thread's iterative deepening. Returns the best line, its value
 /// and the last completed depth.
 fn main_loop<G: Game>(

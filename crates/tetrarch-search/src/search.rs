@@ -218,6 +218,9 @@ pub(crate) struct Worker<'a, G: Game> {
     counter: Box<[Option<G::Action>]>,
     /// The evaluation's weights.
     pub weights: &'a Weights,
+    /// Quiescence keeps its principal variation and takes no cut-off from
+    /// the table ([`crate::Searcher::quiet_leaf`]).
+    pub qs_pv: bool,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -281,6 +284,7 @@ impl<'a, G: Game> Worker<'a, G> {
             prev: vec![None; MAX_PLY + 2],
             counter: vec![None; 1 << HIST_BITS].into_boxed_slice(),
             weights,
+            qs_pv: false,
         };
         w.init_root();
         w
@@ -391,6 +395,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.shared.abort.store(true, Relaxed);
             }
         }
+    }
+
+    /// The principal variation of the last search from the root.
+    pub fn pv_line(&self) -> Vec<G::Action> {
+        self.pv[..self.pv_len[0]].to_vec()
     }
 
     /// Publishes the node count.
@@ -869,7 +878,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// the first two quiescence plies) every action and no stand pat. The
     /// table gives cut-offs and the first action, and keeps the result at
     /// depth 0.
-    fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32, qd: i32) -> i32 {
+    pub(crate) fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32, qd: i32) -> i32 {
         self.pv_len[ply] = 0;
         if self.stopped {
             return 0;
@@ -881,7 +890,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let tkey = self.pos.key() ^ self.root.salt;
         let mut tt_idx = None;
-        if let Some(hit) = self.tt.probe(tkey).filter(|_| self.use_qtt) {
+        if let Some(hit) = self.tt.probe(tkey).filter(|_| self.use_qtt && !self.qs_pv) {
             tt_idx = hit.idx;
             let s = score_from_tt(hit.score, ply);
             match hit.bound {
@@ -945,6 +954,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 best_idx = Self::tt_idx(m.idx);
                 if s > alpha {
                     alpha = s;
+                    if self.qs_pv {
+                        self.update_pv(ply, m.a);
+                    }
                     if s >= beta {
                         break;
                     }

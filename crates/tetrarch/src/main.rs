@@ -66,6 +66,84 @@ enum Command {
         #[arg(long, default_value = tetrarch::DEFAULT_VARIANT)]
         variant: String,
     },
+    /// Plays self-play games at a fixed node budget and writes their quiet
+    /// positions with the games' results (JSON Lines, docs/tuning.md).
+    Datagen {
+        /// The variant.
+        #[arg(long)]
+        variant: String,
+        /// Games to play.
+        #[arg(long)]
+        games: u64,
+        /// Node budget per turn.
+        #[arg(long)]
+        nodes: u64,
+        /// The data file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Seed of the openings (the same seed and budget give the same file).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games at once (one thread each).
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+        /// Random legal turns after the start (and a random set-up where the
+        /// game has one).
+        #[arg(long, default_value_t = 8)]
+        random_plies: u32,
+        /// Turns after the opening that are not recorded.
+        #[arg(long, default_value_t = 4)]
+        skip_turns: u32,
+        /// Turn cap, a draw (0: the game's default, else 600).
+        #[arg(long, default_value_t = 0)]
+        max_turns: u32,
+        /// Hash per game, MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// Play with the weights of this file (default: compiled-in).
+        #[arg(long)]
+        weights: Option<std::path::PathBuf>,
+        /// Continue an interrupted file (same settings).
+        #[arg(long)]
+        resume: bool,
+        /// Play only shard K of N (`K/N`): games K−1, K−1+N, …
+        #[arg(long)]
+        shard: Option<tetrarch_tune::Shard>,
+        /// No progress lines.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Fits the evaluation weights of a variant to datagen files and writes a
+    /// weights file (`setoption name EvalFile` loads it; docs/tuning.md).
+    Tune {
+        /// The variant.
+        #[arg(long)]
+        variant: String,
+        /// Data files (from `tetrarch datagen` for this variant).
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<std::path::PathBuf>,
+        /// The weights file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Start from this weights file (default: compiled-in).
+        #[arg(long)]
+        start: Option<std::path::PathBuf>,
+        /// Passes over the data.
+        #[arg(long, default_value_t = 30)]
+        epochs: u32,
+        /// Positions per Adam step.
+        #[arg(long, default_value_t = 16384)]
+        batch: usize,
+        /// Adam's step size (centipawns).
+        #[arg(long, default_value_t = 1.0)]
+        lr: f64,
+        /// Pull of each weight towards its start (L2).
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
+        /// Use this K instead of fitting it.
+        #[arg(long)]
+        k: Option<f64>,
+    },
     /// Searches the built-in positions of every game to a fixed depth with one
     /// thread; the last line is `<nodes> nodes <nps> nps`.
     Bench {
@@ -140,6 +218,70 @@ fn main() -> ExitCode {
                 }
                 Err(e) => {
                     eprintln!("error: cannot listen on 127.0.0.1:{port}: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some(Command::Datagen {
+            variant,
+            games,
+            nodes,
+            out,
+            seed,
+            concurrency,
+            random_plies,
+            skip_turns,
+            max_turns,
+            hash,
+            weights,
+            resume,
+            shard,
+            quiet,
+        }) => {
+            let args = tetrarch_tune::DatagenArgs {
+                variant,
+                games,
+                nodes,
+                out,
+                seed,
+                concurrency,
+                random_plies,
+                resume,
+                shard,
+                hash_mb: hash.max(1),
+                skip_turns,
+                max_turns,
+                weights: None,
+                progress: !quiet,
+            };
+            match tetrarch_tune::datagen_main(&args, weights.as_deref()) {
+                Ok(s) => {
+                    println!(
+                        "datagen {}: {} games, {} positions in {}; this run: {} games, {} positions in {:.1} s",
+                        args.variant,
+                        s.games,
+                        s.positions,
+                        args.out.display(),
+                        s.played,
+                        s.written,
+                        s.elapsed.as_secs_f64()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some(Command::Tune { variant, data, out, start, epochs, batch, lr, l2, k }) => {
+            let command = std::env::args().collect::<Vec<_>>().join(" ");
+            let fit = tetrarch_tune::tune::FitArgs { epochs, batch: batch.max(1), lr, l2, k, seed: 1 };
+            let args = tetrarch_tune::TuneArgs { variant, data, out, start, fit, command };
+            match tetrarch_tune::tune_main(&args, &mut |l| println!("{l}")) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
                     ExitCode::from(2)
                 }
             }
