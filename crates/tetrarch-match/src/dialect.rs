@@ -83,9 +83,37 @@ pub fn score_for_mover(score: i32, mover: Seat) -> i32 {
     }
 }
 
+/// The score of an `info` line in the dialect, from Red/Yellow's side:
+/// `score N` with a bare integer (4pchess prints `… pv e1-f3 score 61 nps
+/// 50`); `score cp N` and `score mate N` are read too. Lines with bounds or
+/// `info string` have none. A mate (4pchess gives ±10⁸) clamps to the
+/// runner's ±99,000 centipawns, far past any resign threshold.
+pub fn info_score(line: &str) -> Option<i32> {
+    if let Some(s) = crate::engine::info_score(line) {
+        return Some(s);
+    }
+    let w: Vec<&str> = line.split_whitespace().collect();
+    if w.first() != Some(&"info") || w.get(1) == Some(&"string") || w.iter().any(|x| *x == "lowerbound" || *x == "upperbound") {
+        return None;
+    }
+    let i = w.iter().position(|x| *x == "score")?;
+    w.get(i + 1)?.parse::<i64>().ok().map(|v| v.clamp(-99_000, 99_000) as i32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scores_of_the_dialect() {
+        assert_eq!(info_score("info depth 1 time 180 nodes 9 pv e1-f3 score 61 nps 50"), Some(61));
+        assert_eq!(info_score("info depth 9 time 1 nodes 9 pv e1-f3 score -100000000"), Some(-99_000));
+        assert_eq!(info_score("info depth 3 score cp -42 pv a"), Some(-42));
+        assert_eq!(info_score("info depth 3 score x"), None);
+        assert_eq!(info_score("info string score 5"), None);
+        assert_eq!(info_score("info depth 3 score 5 lowerbound"), None);
+        assert_eq!(info_score("bestmove e1-f3"), None);
+    }
     use tetrarch_core::game::Game;
     use tetrarch_core::games::teamchess::TeamChess;
 

@@ -371,8 +371,12 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
         let answer = p.wait_for(
             t0 + Duration::from_millis(limit_ms),
             |l| {
-                if let Some(s) = info_score(l) {
-                    score = Some(if ecfg.proto == Proto::FourPChess { dialect::score_for_mover(s, mover) } else { s });
+                if ecfg.proto == Proto::FourPChess {
+                    if let Some(s) = dialect::info_score(l) {
+                        score = Some(dialect::score_for_mover(s, mover));
+                    }
+                } else if let Some(s) = info_score(l) {
+                    score = Some(s);
                 }
             },
             |l| l.split_whitespace().next() == Some("bestmove"),

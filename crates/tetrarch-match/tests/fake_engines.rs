@@ -349,6 +349,25 @@ fn dialect_engine_plays_with_its_clocks_and_notation() {
     }
 }
 
+/// 4pchess prints `score N` (no `cp`) from Red/Yellow's side: the records
+/// keep it from the mover's side, so adjudication can use it.
+#[test]
+fn dialect_scores_are_read_from_red_and_yellows_side() {
+    let (out, recs) = dialect_match("dialect-score", &["score=250"], &["--each", "depth=1", "--maxturns", "8"], "startpos");
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(recs.len(), 2, "{}", text(&out));
+    for r in &recs {
+        let b_seats: Vec<usize> = (0..4).filter(|s| r.seats[*s] == "B").collect();
+        for (turn, sc) in r.scores.iter().enumerate() {
+            let mover = turn % 4;
+            if b_seats.contains(&mover) {
+                let want = if mover % 2 == 0 { 250 } else { -250 };
+                assert_eq!(*sc, Some(want), "turn {turn}: {:?}", r.scores);
+            }
+        }
+    }
+}
+
 #[test]
 fn dialect_engine_bad_move_crash_and_timeout_lose() {
     let (out, recs) = dialect_match("dialect-illegal", &["mode=illegal", "after=2"], &["--each", "depth=1"], "startpos");

@@ -13,7 +13,8 @@
 //! - `score=CP`: the score of its `info` line (default 0).
 //! - `seed=S`: seed of its random choices (default 1).
 //! - `think=MS`: time a good turn takes (default 0).
-//! - `proto=4pchess`: speak the 4pchess dialect (teamchess): answer
+//! - `proto=4pchess`: speak the 4pchess dialect (teamchess): `info … score
+//!   N` with a bare score from Red/Yellow's side, answer
 //!   `bestmove h2-h3` / `e10-e11=Q`, and treat a `go` with Tetrarch clock
 //!   words (`wtime`, `p1time`) as a protocol error (answers a bad move).
 
@@ -130,7 +131,12 @@ fn main() {
                         std::thread::sleep(Duration::from_millis(think));
                     }
                     let t = good();
-                    say(&format!("info depth 1 score cp {score} nodes 1 pv {t}"));
+                    if dialect {
+                        // 4pchess's form: a bare score, from Red/Yellow's side.
+                        say(&format!("info depth 1 time 1 nodes 1 pv {t} score {score} nps 1"));
+                    } else {
+                        say(&format!("info depth 1 score cp {score} nodes 1 pv {t}"));
+                    }
                     say(&format!("bestmove {t}"));
                     continue;
                 }
