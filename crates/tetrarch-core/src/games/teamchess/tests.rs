@@ -254,3 +254,194 @@ fn eval_mobility_counts_the_cells_sliders_reach() {
     let q = pos("3yK4/8/8/14/14/14/13gK/bK13/14/14/1rR3bB8/8/8/3rK4 r - - 0 1");
     assert_team_mobility(&q, (7 + 1 + 4 - 17) * eval::MOBILITY);
 }
+
+// ---- evaluation terms (docs/teamchess.md, "Evaluation") -------------------
+
+use crate::eval::FeatureList;
+use crate::games::chess4::board::{parse_square, sq as cell, EXISTS};
+use crate::games::chess4::men::{code, write_board_field};
+use eval::w;
+
+/// A position with these men (`"rK@g1"`: colour, type, cell) and `side`
+/// to move, no castling, no en passant.
+fn men(list: &[&str], side: char) -> TeamChess {
+    let mut m = crate::games::chess4::men::Men::default();
+    for x in list {
+        let (man, at) = x.split_once('@').unwrap();
+        let seat = "rbyg".find(man.chars().next().unwrap()).unwrap();
+        let ty = "PpNBRQK".find(man.chars().nth(1).unwrap()).unwrap();
+        m.put(code(seat, ty), parse_square(at).unwrap());
+    }
+    let mut b = String::new();
+    write_board_field(&m, ['r', 'b', 'y', 'g'], &mut b);
+    pos(&format!("{b} {side} - - 0 1"))
+}
+
+/// The merged features of `p` for `seat`.
+fn feats(p: &TeamChess, seat: usize) -> Vec<(u32, i32)> {
+    let mut f = FeatureList::default();
+    p.eval_features(seat, &mut f);
+    f.merged()
+}
+
+fn has(f: &[(u32, i32)], idx: usize, count: i32) -> bool {
+    f.contains(&(idx as u32, count))
+}
+
+fn term(p: &TeamChess, seat: usize, name: &str) -> i32 {
+    crate::game::eval_term(p, seat, name)
+}
+
+const KINGS: [&str; 4] = ["rK@h1", "bK@a7", "yK@g14", "gK@n8"];
+
+fn with_kings(extra: &[&str], side: char) -> TeamChess {
+    let mut v: Vec<&str> = KINGS.to_vec();
+    v.extend_from_slice(extra);
+    men(&v, side)
+}
+
+/// Turns a position a quarter round: seat `s`'s men become seat `s + 1`'s
+/// on the cell that is the same cell in its own frame (castling and en
+/// passant dropped).
+fn quarter_turn(p: &TeamChess) -> TeamChess {
+    let mut m = crate::games::chess4::men::Men::default();
+    for s in EXISTS {
+        if let Some((seat, ty)) = p.piece_at(s) {
+            let (x, y) = (s & 15, s >> 4);
+            m.put(code((seat + 1) & 3, ty), cell(y, 13 - x));
+        }
+    }
+    let mut b = String::new();
+    write_board_field(&m, ['r', 'b', 'y', 'g'], &mut b);
+    let side = ['r', 'b', 'y', 'g'][(p.to_move() + 1) & 3];
+    pos(&format!("{b} {side} - - 0 1"))
+}
+
+/// Every term is the same for every seat in its own frame: a position
+/// turned a quarter round evaluates, for the next seat, exactly as before
+/// (piece-square frames, pawn directions, King zones, the turn order of
+/// threats, tempo). Along random games, every seat.
+#[test]
+fn eval_is_the_same_for_each_seat_in_its_own_frame() {
+    let mut rng = crate::zobrist::splitmix64(11);
+    for game in 0..12 {
+        let mut p = TeamChess::startpos(&Options::default());
+        for _ in 0..60 {
+            let q = quarter_turn(&p);
+            for seat in 0..4 {
+                assert_eq!(
+                    crate::game::eval_value(&p, seat),
+                    crate::game::eval_value(&q, (seat + 1) & 3),
+                    "game {game}: {} seat {seat}",
+                    p.position_string()
+                );
+            }
+            let t = turns_of(&p);
+            if t.is_empty() {
+                break;
+            }
+            rng = crate::zobrist::splitmix64(rng);
+            play(&mut p, &t[(rng % t.len() as u64) as usize]);
+        }
+    }
+}
+
+#[test]
+fn eval_frame_puts_every_king_on_the_same_home_cell() {
+    for (seat, k) in KINGS.iter().enumerate() {
+        let s = parse_square(&k[3..]).unwrap();
+        assert_eq!(eval::frame(seat, s), (7, 0), "{k}");
+    }
+}
+
+/// A man attacked by the other team and undefended (or attacked by a
+/// cheaper man) is a threat, worth what its seat's place in the turn order
+/// says: Blue's Knight hanging to a Red pawn with Red to move (Blue is the
+/// next seat) against the same with Blue to move (its own move).
+#[test]
+fn eval_threat_by_turn_order() {
+    let w0 = TeamChess::default_weights("teamchess");
+    let next_n = w0.values[w::THREAT + 5 + 1];
+    let own_n = w0.values[w::THREAT + 1];
+    assert!(next_n < own_n && own_n < 0, "defaults: a threat costs its side, most when the enemy moves first");
+    let red = with_kings(&["rP@f5", "bN@g6"], 'r');
+    assert_eq!(term(&red, 0, "threat"), -next_n);
+    assert_eq!(term(&red, 1, "threat"), next_n);
+    let blue = with_kings(&["rP@f5", "bN@g6"], 'b');
+    assert_eq!(term(&blue, 0, "threat"), -own_n);
+    // Defended by a Green pawn (moving west, attacking h5 and h7): still a
+    // threat, the attacker is cheaper.
+    let defended = with_kings(&["rP@f5", "bN@g6", "gP@h7"], 'r');
+    assert_eq!(term(&defended, 0, "threat"), -next_n);
+    // A defended Knight attacked by a Rook is no threat.
+    let rook = with_kings(&["rR@g3", "bN@g6", "gP@h7"], 'r');
+    assert_eq!(term(&rook, 0, "threat"), 0);
+}
+
+/// The King's zone under attack: a Blue Queen on j3 (5 units) and a Green
+/// Rook on i8 (3 units) attack the zone of Red's King on h1, and together
+/// its cells h1, i2 (the Queen) and i1, i2 (the Rook): 3 more units, 11 in
+/// all, from two seats; the other Kings are not attacked.
+#[test]
+fn eval_king_danger_counts_attack_units_and_seats() {
+    let p = with_kings(&["bQ@j3", "gR@i8"], 'r');
+    let k = eval::kings(&p);
+    assert_eq!((k[0].unwrap().units, k[0].unwrap().seats), (11, 2));
+    for s in 1..4 {
+        assert_eq!((k[s].unwrap().units, k[s].unwrap().seats), (0, 0), "seat {s}");
+    }
+    // One attacker only: the Queen's 5 units and 2 cells, one seat.
+    let q = with_kings(&["bQ@j3"], 'r');
+    let kq = eval::kings(&q)[0].unwrap();
+    assert_eq!((kq.units, kq.seats), (7, 1));
+    // The features carry it: Red's danger and seats entries, counted for Red.
+    let f = feats(&p, 0);
+    assert!(has(&f, w::DANGER + 11, 1) && has(&f, w::SEATS + 2, 1), "{f:?}");
+    // With the default weights the double attack costs more.
+    assert!(term(&p, 0, "king") < term(&q, 0, "king"));
+}
+
+/// Shelter and exposure: three pawns in front of Red's King on h1 close
+/// its lines (10 cells a Queen there would reach: g2, h2, i2, g1–d1,
+/// i1–k1); without them 33 (at most 23 counted).
+#[test]
+fn eval_king_shelter_and_exposure() {
+    let shut = with_kings(&["rP@g2", "rP@h2", "rP@i2"], 'b');
+    let k = eval::kings(&shut)[0].unwrap();
+    assert_eq!((k.shelter, k.exposure, k.guards), (3, 10, 3));
+    let open = with_kings(&[], 'b');
+    let k = eval::kings(&open)[0].unwrap();
+    assert_eq!((k.shelter, k.exposure, k.guards), (0, eval::EXPOSURE_MAX, 0));
+    assert!(term(&shut, 0, "king") > term(&open, 0, "king"));
+    // A seat without its King: `none`, a lost game for its team.
+    let mut v: Vec<&str> = KINGS[1..].to_vec();
+    v.push("rQ@e5");
+    let no_red = men(&v, 'b');
+    assert!(eval::kings(&no_red)[0].is_none());
+    assert!(term(&no_red, 0, "king") <= -20_000 + 100);
+}
+
+#[test]
+fn eval_tempo_goes_to_the_team_to_move() {
+    let t = TeamChess::default_weights("teamchess").values[w::TEMPO];
+    assert_eq!(term(&with_kings(&[], 'r'), 0, "tempo"), t);
+    assert_eq!(term(&with_kings(&[], 'b'), 0, "tempo"), -t);
+    assert_eq!(term(&with_kings(&[], 'g'), 2, "tempo"), -t);
+}
+
+/// The piece-square tables: a Knight in the centre against one on its
+/// home cell, for Red and, in its own frame, for Green.
+#[test]
+fn eval_pst_is_per_frame() {
+    let w0 = TeamChess::default_weights("teamchess");
+    let home = with_kings(&["rN@e1"], 'b');
+    let centre = with_kings(&["rN@g7"], 'b');
+    let (fh, fc) = (eval::frame(0, parse_square("e1").unwrap()), eval::frame(0, parse_square("g7").unwrap()));
+    let pst = |(f, r): (usize, usize)| w0.values[w::PST_KNIGHT + r * 7 + f.min(13 - f)];
+    assert_eq!(term(&centre, 0, "pst") - term(&home, 0, "pst"), pst(fc) - pst(fh));
+    assert!(pst(fc) > pst(fh));
+    // Green's Knight on its own e1 (n5) and g7 (h7).
+    let g_home = with_kings(&["gN@n5"], 'b');
+    let g_centre = with_kings(&["gN@h7"], 'b');
+    assert_eq!(term(&g_centre, 3, "pst") - term(&g_home, 3, "pst"), pst(fc) - pst(fh));
+}
