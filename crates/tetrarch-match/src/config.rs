@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use crate::stats::Sprt;
+use crate::tournament::Kind;
 use crate::tc::{parse_st, parse_tc, TimeControl};
 
 /// One engine as configured.
@@ -110,6 +111,9 @@ pub struct Config {
     pub max_wait_ms: u64,
     /// Log of every line to and from the engines.
     pub log: Option<PathBuf>,
+    /// `--tournament`: any number of engines, in pairs (or groups of four
+    /// in free-for-all); `--games` then counts the games of each group.
+    pub tournament: Option<Kind>,
 }
 
 /// The usage text.
@@ -118,6 +122,7 @@ tetrarch match: engine-vs-engine matches (docs/match.md)
 
 USAGE:
   tetrarch match --variant NAME --engine cmd=PATH [KEY=VALUE…] --engine cmd=PATH […] [OPTIONS]
+  tetrarch match --tournament round-robin|gauntlet --variant NAME --engine … --engine … --engine … [OPTIONS]
 
 ENGINE KEYS (after --engine, or --each for every engine):
   cmd=PATH  arg=ARG (repeatable)  dir=DIR  name=NAME  option.NAME=VALUE
@@ -126,7 +131,10 @@ ENGINE KEYS (after --engine, or --each for every engine):
 
 OPTIONS:
   --variant NAME            UCI_Variant of every game (required)
-  --games N                 total games (default: one opening: 2, or 4 in free-for-all)
+  --games N                 total games (default: one opening: 2, or 4 in free-for-all);
+                            in a tournament, games of each pairing (group), a multiple of 2 (of 4)
+  --tournament KIND         round-robin (every pair of engines; every four in free-for-all) or
+                            gauntlet (the first engine against each other): any number of engines
   --concurrency N           games at once (default 1)
   --seed S                  seed of random openings and set-ups (default: from the clock, printed)
   --openings FILE           one opening per line: startpos | fen POS | setup T1 T2 | POS, each [moves T…]
@@ -236,6 +244,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<Config>, String> {
         resume: false,
         max_wait_ms: 60_000,
         log: None,
+        tournament: None,
     };
     let mut engine_words: Vec<Vec<String>> = Vec::new();
     let mut each_words: Vec<String> = Vec::new();
@@ -385,6 +394,11 @@ pub fn parse_args(args: &[String]) -> Result<Option<Config>, String> {
                 none(&words)?;
                 cfg.resume = true;
             }
+            "--tournament" => {
+                let w = one(&words)?;
+                cfg.tournament =
+                    Some(Kind::parse(&w).ok_or_else(|| format!("--tournament {w}: use round-robin or gauntlet"))?);
+            }
             _ if !flag.starts_with('-') => return Err(format!("unexpected `{flag}` (settings follow a --flag)")),
             _ => return Err(format!("unknown option `{flag}` (see --help)")),
         }
@@ -394,6 +408,9 @@ pub fn parse_args(args: &[String]) -> Result<Option<Config>, String> {
     }
     if cfg.resume && cfg.records.is_none() {
         return Err("--resume needs --records FILE".into());
+    }
+    if cfg.tournament.is_some() && cfg.sprt.is_some() {
+        return Err("--sprt needs a match of two engines, not a --tournament".into());
     }
     // Engines: --each first, then the engine's own words override.
     for (k, words) in engine_words.iter().enumerate() {
@@ -505,6 +522,12 @@ mod tests {
             ("--variant x --engine cmd=a depth=1 --engine cmd=b depth=1 --resume", "--resume needs"),
             ("--variant x --engine cmd=a st=0 --engine cmd=b depth=1", "positive"),
             ("--variant x y --engine cmd=a depth=1 --engine cmd=b depth=1", "one value"),
+            ("--variant x --engine cmd=a depth=1 --engine cmd=b depth=1 --tournament swiss", "round-robin or gauntlet"),
+            ("--variant x --engine cmd=a depth=1 --engine cmd=b depth=1 --tournament", "needs a value"),
+            (
+                "--variant x --engine cmd=a depth=1 --engine cmd=b depth=1 --tournament gauntlet --sprt elo0=0 elo1=5",
+                "not a --tournament",
+            ),
         ] {
             let e = parse_args(&args(line)).unwrap_err();
             assert!(e.contains(want), "{line}: {e}");

@@ -6,6 +6,8 @@
 //! - [`play`]: one game: clocks, referee, adjudication, result;
 //! - [`runner`]: scheduling, concurrency, records, progress, final table;
 //! - [`stats`]: Elo, error bars, LOS, pentanomial, SPRT;
+//! - [`tournament`]: round-robins and gauntlets of any number of engines:
+//!   the schedule, the tables, the Elo fit;
 //! - [`record`], [`json`]: the JSON Lines records; [`pgn`]: PGN-style text;
 //! - [`openings`]: opening files and generated openings; [`games`]: the
 //!   variant dispatch; [`tc`]: time controls and clocks.
@@ -28,6 +30,7 @@ pub mod record;
 pub mod runner;
 pub mod stats;
 pub mod tc;
+pub mod tournament;
 
 pub use config::{parse_args, Config, USAGE};
 pub use record::{read_records, GameRecord};

@@ -18,6 +18,7 @@ use crate::openings::{make_opening, read_openings};
 use crate::play::{play_game, Job, MatchCtx, Slots, HANDSHAKE};
 use crate::record::{read_records, Decided, GameRecord, RecordWriter};
 use crate::stats::{elo_pentanomial, elo_trinomial, los, mean_with_error, SprtState};
+use crate::tournament::{Schedule, TournamentTally};
 
 /// Why a match did not run.
 #[derive(Debug)]
@@ -67,10 +68,13 @@ struct Tally {
     points: Vec<Vec<f64>>,
     firsts: Vec<u64>,
     reasons: BTreeMap<String, u64>,
+    /// A tournament's own tables (then the fields above but `games` and
+    /// `reasons` stay unused).
+    tour: Option<TournamentTally>,
 }
 
 impl Tally {
-    fn new(fmt: Format, names: Vec<String>) -> Tally {
+    fn new(fmt: Format, names: Vec<String>, tour: Option<TournamentTally>) -> Tally {
         let e = names.len();
         Tally {
             fmt,
@@ -85,6 +89,7 @@ impl Tally {
             points: vec![Vec::new(); e],
             firsts: vec![0; e],
             reasons: BTreeMap::new(),
+            tour,
         }
     }
 
@@ -101,6 +106,10 @@ impl Tally {
             _ => r.reason.clone(),
         };
         *self.reasons.entry(key).or_default() += 1;
+        if let Some(t) = &mut self.tour {
+            t.add(r);
+            return;
+        }
         match self.fmt {
             Format::Duel | Format::Teams => {
                 let Some(s0) = r.seat_engines.iter().position(|&e| e == 0) else { return };
@@ -147,6 +156,9 @@ impl Tally {
 
     /// One short line for the progress display.
     fn short(&self, sprt: Option<&crate::stats::Sprt>) -> String {
+        if let Some(t) = &self.tour {
+            return t.short();
+        }
         match self.fmt {
             Format::FreeForAll => {
                 let parts: Vec<String> = (0..self.names.len())
@@ -173,6 +185,7 @@ impl Tally {
     fn table(&self, cfg: &Config) -> Vec<String> {
         let mut out = Vec::new();
         match self.fmt {
+            _ if self.tour.is_some() => out = self.tour.as_ref().map(|t| t.table(self.games)).unwrap_or_default(),
             Format::Duel | Format::Teams => {
                 let (a, b) = (&self.names[0], &self.names[1]);
                 out.push(format!("Results of {a} vs {b} ({} games):", self.games));
@@ -279,12 +292,13 @@ pub fn cpu_seconds() -> Option<f64> {
 fn match_id(cfg: &Config, variant: &str) -> String {
     let engines: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
     format!(
-        "{variant} seed={} engines={} openings={} plies={} setup={}",
+        "{variant} seed={} engines={} openings={} plies={} setup={}{}",
         cfg.seed,
         engines.join(","),
         cfg.openings.as_ref().map_or("-".to_string(), |p| p.display().to_string()),
         cfg.random_plies,
-        cfg.random_setup
+        cfg.random_setup,
+        cfg.tournament.map_or(String::new(), |k| format!(" tournament={}", k.word()))
     )
 }
 
@@ -333,6 +347,15 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
     let seats = start.seats();
     let n_eng = cfg.engines.len();
     match fmt {
+        _ if cfg.tournament.is_some() => {
+            let need = if fmt == Format::FreeForAll { seats } else { 2 };
+            if n_eng < need {
+                return Err(usage(format!(
+                    "a {variant} tournament needs at least {need} engines (got {n_eng}){}",
+                    if fmt == Format::FreeForAll { ": every game seats that many different engines" } else { "" }
+                )));
+            }
+        }
         Format::Duel | Format::Teams if n_eng != 2 => {
             return Err(usage(format!("{variant} is played by two sides: give exactly two engines (got {n_eng})")))
         }
@@ -351,19 +374,34 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
         Some(p) => Some(read_openings::<G>(p, &opts).map_err(usage)?),
         None => None,
     };
-    let per_opening: u64 = match fmt {
-        Format::FreeForAll => n_eng as u64,
-        _ => 2,
+    // The games: one group of every engine, or a tournament's groups.
+    let schedule = match cfg.tournament {
+        Some(kind) => Schedule::tournament(kind, n_eng, if fmt == Format::FreeForAll { seats } else { 2 }),
+        None => Schedule::single(n_eng, if fmt == Format::FreeForAll { n_eng as u64 } else { 2 }),
     };
-    let total = cfg.games.map_or(per_opening, u64::from);
+    let per_opening = schedule.per_opening;
+    let total = match cfg.tournament {
+        Some(_) => {
+            let per_group = cfg.games.map_or(per_opening, u64::from);
+            if !per_group.is_multiple_of(per_opening) {
+                return Err(usage(format!(
+                    "--games {per_group}: in a tournament --games counts the games of each {} and must be a multiple of {per_opening} ({})",
+                    if fmt == Format::FreeForAll { "group of engines" } else { "pairing" },
+                    if fmt == Format::FreeForAll { "every opening is played from every seat" } else { "every opening is played with the sides swapped" }
+                )));
+            }
+            schedule.total(per_group)
+        }
+        None => cfg.games.map_or(per_opening, u64::from),
+    };
     let maxturns = cfg.maxturns.unwrap_or_else(|| G::default_maxturns(variant));
     // Sides 0/1 in the order of the seats (seat 1's side first).
     let side_index = |s: usize| usize::from(start.side_of(s) != start.side_of(0));
-    let seat_engines = |round: u32| -> Vec<usize> {
+    let seat_engines = |group: &[usize], round: u32| -> Vec<usize> {
         (0..seats)
             .map(|s| match fmt {
-                Format::FreeForAll => (s + round as usize) % n_eng,
-                _ => (side_index(s) + round as usize) % 2,
+                Format::FreeForAll => group[(s + round as usize) % group.len()],
+                _ => group[(side_index(s) + round as usize) % 2],
             })
             .collect()
     };
@@ -420,7 +458,8 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
     };
 
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
-    let mut tally = Tally::new(fmt, names.clone());
+    let tour = cfg.tournament.map(|k| TournamentTally::new(k, names.clone(), fmt == Format::FreeForAll));
+    let mut tally = Tally::new(fmt, names.clone(), tour);
     for r in &earlier {
         tally.add(r);
     }
@@ -428,11 +467,21 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
     let tty = std::io::stdout().is_terminal();
     let queue: Mutex<VecDeque<u64>> = Mutex::new((0..total).filter(|g| !done.contains(g)).collect());
     let to_play = queue.lock().map(|q| q.len()).unwrap_or(0);
+    let engines_text = match cfg.tournament {
+        Some(k) => format!(
+            "{} tournament of {} ({} {} × {} games)",
+            k.word(),
+            names.join(", "),
+            schedule.groups.len(),
+            if fmt == Format::FreeForAll { "groups" } else { "pairings" },
+            total / schedule.groups.len().max(1) as u64
+        ),
+        None => format!("engines {}", names.join(" vs ")),
+    };
     println!(
-        "Match {variant}: {} games ({} to play), engines {}, seed {}, concurrency {}{}",
+        "Match {variant}: {} games ({} to play), {engines_text}, seed {}, concurrency {}{}",
         total,
         to_play,
-        names.join(" vs "),
         cfg.seed,
         cfg.concurrency,
         if maxturns > 0 { format!(", turn cap {maxturns}") } else { String::new() }
@@ -459,7 +508,7 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
         for w in 0..cfg.concurrency.min(to_play.max(1)) {
             let tx = tx.clone();
             let (ctx, queue, stop, file_openings) = (&ctx, &queue, &stop, &file_openings);
-            let seat_engines = &seat_engines;
+            let (seat_engines, schedule) = (&seat_engines, &schedule);
             std::thread::Builder::new()
                 .name(format!("game worker {w}"))
                 .spawn_scoped(scope, move || {
@@ -469,8 +518,8 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
                             break;
                         }
                         let Some(game) = queue.lock().ok().and_then(|mut q| q.pop_front()) else { break };
-                        let opening_index = game / per_opening;
-                        let round = (game % per_opening) as u32;
+                        let slot = schedule.slot(game);
+                        let (opening_index, round) = (slot.opening, slot.round);
                         let opening = make_opening::<G>(
                             file_openings.as_deref(),
                             ctx.cfg.random_plies,
@@ -479,7 +528,13 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
                             ctx.cfg.seed,
                             opening_index,
                         );
-                        let job = Job { game, opening_index, round, opening, seat_engines: seat_engines(round) };
+                        let job = Job {
+                            game,
+                            opening_index,
+                            round,
+                            opening,
+                            seat_engines: seat_engines(&schedule.groups[slot.group], round),
+                        };
                         let rec = play_game(ctx, &job, &mut slots);
                         if tx.send(rec).is_err() {
                             break;

@@ -140,6 +140,8 @@ pub struct Engine {
     settings: Settings,
     session: AnySession,
     job: Option<Job>,
+    /// The variant it started in (`UCI_Variant`'s default in `uci`).
+    start_variant: &'static str,
 }
 
 impl Engine {
@@ -152,7 +154,8 @@ impl Engine {
     pub fn with_variant(out: Out, variant: &str) -> Option<Self> {
         let settings = Settings::default();
         let session = AnySession::new(variant, &settings)?;
-        Some(Engine { out, settings, session, job: None })
+        let start_variant = session.ops_ref().variant();
+        Some(Engine { out, settings, session, job: None, start_variant })
     }
 
     /// The output.
@@ -211,12 +214,16 @@ impl Engine {
         // A line that would be rejected changes nothing, so it is checked
         // before a running job is stopped (state-changing commands stop it).
         let r = match cmd {
-            "uci" | "ugi" | "isready" | "quit" | "stop" | "ponderhit" | "ucinewgame" | "d" | "moves" | "eval" | "record"
+            "uci" | "ugi" | "isready" | "quit" | "stop" | "ponderhit" | "ucinewgame" | "uginewgame" | "d" | "moves"
+            | "eval" | "record"
                 if !args.is_empty() =>
             {
                 Err(format!("{cmd}: unexpected {}", quote(args[0])))
             }
             "uci" | "ugi" => {
+                // The handshake picks the answers' dialect (docs/protocol.md,
+                // "UGI runners"); the last one counts.
+                self.settings.ugi = cmd == "ugi";
                 self.identify(if cmd == "uci" { "uciok" } else { "ugiok" });
                 Ok(())
             }
@@ -255,7 +262,7 @@ impl Engine {
             "setoption" => self.setoption(args, false).map(|()| {
                 self.stop_job();
             }).and_then(|()| self.setoption(args, true)),
-            "ucinewgame" => {
+            "ucinewgame" | "uginewgame" => {
                 self.stop_job();
                 self.session.ops().new_game();
                 Ok(())
@@ -288,7 +295,7 @@ impl Engine {
                 self.session.ops_ref().eval(&self.out);
                 Ok(())
             }
-            "query" => self.session.ops_ref().query(args, &self.out),
+            "query" => self.session.ops_ref().query(args, &self.settings, &self.out),
             "record" => self.session.ops_ref().record(&self.out),
             _ => Err(format!("unknown command {}", quote(cmd))),
         };
@@ -308,7 +315,7 @@ impl Engine {
     fn identify(&self, ok: &str) {
         let ops = self.session.ops_ref();
         let mut v = vec![format!("id name {NAME} {VERSION}"), format!("id author {AUTHOR}")];
-        let mut var = format!("option name UCI_Variant type combo default {DEFAULT_VARIANT}");
+        let mut var = format!("option name UCI_Variant type combo default {}", self.start_variant);
         for name in variants() {
             var.push_str(" var ");
             var.push_str(name);
@@ -348,7 +355,10 @@ impl Engine {
             return self.session.ops().eval_file(value, apply);
         }
         if name.eq_ignore_ascii_case("Ponder") {
-            check_value("Ponder", &tetrarch_core::game::OptionKind::Check(false), value)?;
+            let v = check_value("Ponder", &tetrarch_core::game::OptionKind::Check(false), value)?;
+            if apply {
+                self.settings.ponder = v == "true";
+            }
             return Ok(());
         }
         let ffa = self.session.ops_ref().free_for_all();
@@ -399,6 +409,7 @@ impl Engine {
                 Generic::Strategy => {
                     self.settings.strategy = options::STRATEGIES.iter().find(|s| **s == v).copied()
                 }
+                Generic::TurnCap => self.settings.turn_cap = n() as u32,
                 Generic::ClearHash => {}
             }
             return Ok(());

@@ -13,8 +13,33 @@ use tetrarch::{Control, Engine, Out};
 #[derive(Parser)]
 #[command(name = "tetrarch", version, about, long_about = None)]
 struct Cli {
+    /// The variant the protocol loop starts in (default: fourchess; also
+    /// the environment variable TETRARCH_VARIANT), for tools that cannot
+    /// send `setoption name UCI_Variant`. Sub-commands take their own.
+    #[arg(long, value_name = "VARIANT")]
+    variant: Option<String>,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// The environment variable that chooses the protocol loop's variant when
+/// `--variant` is not given (empty = not set).
+const VARIANT_ENV: &str = "TETRARCH_VARIANT";
+
+/// The protocol loop's variant: `--variant`, else `TETRARCH_VARIANT`, else
+/// the default; an unknown name is an error listing the variants (any case
+/// is accepted, as for `UCI_Variant`).
+fn start_variant(flag: Option<&str>, env: Option<&str>) -> Result<&'static str, String> {
+    let (name, from) = match (flag, env.filter(|v| !v.is_empty())) {
+        (Some(v), _) => (v, "--variant"),
+        (None, Some(v)) => (v, VARIANT_ENV),
+        (None, None) => return Ok(tetrarch::DEFAULT_VARIANT),
+    };
+    let all = tetrarch::variants();
+    all.iter()
+        .find(|v| v.eq_ignore_ascii_case(name))
+        .copied()
+        .ok_or_else(|| format!("{from}: unknown variant `{name}` (known: {})", all.join(", ")))
 }
 
 #[derive(Subcommand)]
@@ -156,8 +181,8 @@ enum Command {
     },
 }
 
-fn protocol_loop() -> ExitCode {
-    let mut engine = Engine::new(Out::stdout());
+fn protocol_loop(variant: &str) -> ExitCode {
+    let mut engine = Engine::with_variant(Out::stdout(), variant).expect("the variant was checked");
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut buf = Vec::new();
@@ -180,8 +205,21 @@ fn protocol_loop() -> ExitCode {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let out = Out::stdout();
+    if cli.variant.is_some() && cli.command.is_some() {
+        eprintln!("error: --variant before a sub-command sets the protocol loop's variant; give the sub-command its own");
+        return ExitCode::from(2);
+    }
     match cli.command {
-        None => protocol_loop(),
+        None => {
+            let env = std::env::var(VARIANT_ENV).ok();
+            match start_variant(cli.variant.as_deref(), env.as_deref()) {
+                Ok(v) => protocol_loop(v),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Some(Command::Perft { variant, depth, fen, moves, divide, actions, bulk }) => {
             let args = PerftArgs { variant, depth, fen, moves, divide, actions, bulk };
             match tools::perft_cli(&args, &out) {

@@ -24,6 +24,9 @@ pub fn default_strategy(variant: &str) -> &'static str {
     strategies(variant)[0]
 }
 
+/// The largest `TurnCap`.
+pub const TURN_CAP_MAX: i64 = 1_000_000;
+
 /// Settings that belong to the engine, not to a game: they survive a change
 /// of variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,11 +45,41 @@ pub struct Settings {
     pub strategy: Option<&'static str>,
     /// `SetupSeed` (0: proposals vary with the clock).
     pub setup_seed: u64,
+    /// `TurnCap`: once this many turns have been played since the
+    /// `position` command's start, the game counts as drawn (`turncap`);
+    /// 0 = off. A runner's adjudication, not a rule of any game.
+    pub turn_cap: u32,
+    /// `Ponder` (a check, default false). After `ugi` it decides whether
+    /// `bestmove` names a `ponder` turn; after `uci` it has no effect.
+    pub ponder: bool,
+    /// The last handshake was `ugi` (not `uci`): `query result` answers in
+    /// UGI's words in 2-seat variants, and `bestmove` carries `ponder` only
+    /// when [`Settings::ponder`] is on.
+    pub ugi: bool,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { hash_mb: 16, threads: 1, multipv: 1, move_overhead_ms: 10, strategy: None, setup_seed: 0 }
+        Settings {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 10,
+            strategy: None,
+            setup_seed: 0,
+            turn_cap: 0,
+            ponder: false,
+            ugi: false,
+        }
+    }
+}
+
+impl Settings {
+    /// Whether `bestmove` may name a `ponder` turn: always after `uci` (and
+    /// before any handshake), only with `Ponder` on after `ugi`, whose
+    /// runners read exactly `bestmove <turn>`.
+    pub fn ponder_in_bestmove(&self) -> bool {
+        !self.ugi || self.ponder
     }
 }
 
@@ -67,11 +100,13 @@ pub enum Generic {
     Strategy,
     /// `SetupSeed`: seeds `go setup` proposals (0: from the clock).
     SetupSeed,
+    /// `TurnCap`: a draw by the runner's turn cap (0: off).
+    TurnCap,
 }
 
 impl Generic {
     /// Every generic option, in the order `uci` lists them.
-    pub const ALL: [Generic; 7] = [
+    pub const ALL: [Generic; 8] = [
         Generic::Hash,
         Generic::Threads,
         Generic::MultiPv,
@@ -79,6 +114,7 @@ impl Generic {
         Generic::ClearHash,
         Generic::Strategy,
         Generic::SetupSeed,
+        Generic::TurnCap,
     ];
 
     /// The option's name.
@@ -91,6 +127,7 @@ impl Generic {
             Generic::ClearHash => "Clear Hash",
             Generic::Strategy => "Strategy",
             Generic::SetupSeed => "SetupSeed",
+            Generic::TurnCap => "TurnCap",
         }
     }
 
@@ -105,6 +142,7 @@ impl Generic {
             Generic::ClearHash => return None,
             Generic::Strategy => OptionKind::Combo(strategies(variant)),
             Generic::SetupSeed => OptionKind::Spin { default: 0, min: 0, max: 2_147_483_647 },
+            Generic::TurnCap => OptionKind::Spin { default: 0, min: 0, max: TURN_CAP_MAX },
         })
     }
 }

@@ -65,8 +65,8 @@ pub trait SessionOps: Send {
     fn display(&self, out: &Out);
     /// `moves` (an error past [`TURN_LIST_LIMIT`] turns).
     fn moves(&self, out: &Out) -> Result<(), String>;
-    /// `query …`.
-    fn query(&self, args: &[&str], out: &Out) -> Result<(), String>;
+    /// `query …` (the answers depend on the handshake and `TurnCap`).
+    fn query(&self, args: &[&str], settings: &Settings, out: &Out) -> Result<(), String>;
     /// `eval`.
     fn eval(&self, out: &Out);
     /// `setoption name EvalFile`: reads a weights file for this variant
@@ -75,6 +75,20 @@ pub trait SessionOps: Send {
     fn eval_file(&mut self, path: Option<&str>, apply: bool) -> Result<(), String>;
     /// The current position string.
     fn position_string(&self) -> String;
+}
+
+/// The reason word of a draw by `TurnCap`.
+pub const TURN_CAP_REASON: &str = "turncap";
+
+/// `query result` after a `ugi` handshake in a 2-seat game: UGI's one word
+/// (`p1win`, `p2win`, `draw`, `none`); the reason is `query reason`'s.
+pub(crate) fn ugi_result(o: Option<&Outcome>) -> &'static str {
+    match o.map(|o| o.result) {
+        None => "none",
+        Some(tetrarch_core::game::GameResult::Draw(_)) => "draw",
+        Some(tetrarch_core::game::GameResult::Win(w)) if w.has(0) => "p1win",
+        Some(tetrarch_core::game::GameResult::Win(_)) => "p2win",
+    }
 }
 
 /// The protocol state of one game.
@@ -212,12 +226,14 @@ pub(crate) fn info_line<G: Game>(root: &G, opts: &G::Options, info: &Info<G::Act
 }
 
 /// The `bestmove` line for a search result on `root` (a legal turn even when
-/// the search returned none: the first legal turn then).
+/// the search returned none: the first legal turn then), with the `ponder`
+/// turn if the search has one and `with_ponder` allows it.
 pub(crate) fn bestmove_line<G: Game>(
     root: &G,
     opts: &G::Options,
     history: &[u64],
     res: Option<&SearchResult<G::Action>>,
+    with_ponder: bool,
     out: &Out,
 ) -> String {
     if game_over(root, history) {
@@ -228,7 +244,7 @@ pub(crate) fn bestmove_line<G: Game>(
         let tok = turn_token(root, opts, best);
         let mut after = root.clone();
         play_turn(&mut after, best);
-        if let Some(p) = res.and_then(|r| r.ponder.as_ref()) {
+        if let Some(p) = res.and_then(|r| r.ponder.as_ref()).filter(|_| with_ponder) {
             if after.outcome().is_none() && is_legal_turn(&after, p) {
                 return format!("bestmove {tok} ponder {}", turn_token(&after, opts, p));
             }
@@ -282,6 +298,24 @@ impl<G: Game> Session<G> {
     /// The outcome, by the position's rules or by its history.
     pub fn outcome(&self) -> Option<Outcome> {
         self.pos.outcome().or_else(|| self.pos.history_outcome(&self.history))
+    }
+
+    /// Whether the runner's `TurnCap` (`turn_cap` turns since the
+    /// `position` command's start; 0 = off) has been reached.
+    pub fn capped(&self, turn_cap: u32) -> bool {
+        turn_cap > 0 && self.turns.len() >= turn_cap as usize
+    }
+
+    /// [`Session::outcome`], else a draw of every seat by `TurnCap`
+    /// (reason `turncap`) once it is reached: the rules' ending wins when
+    /// the last turn before the cap ended the game.
+    pub fn outcome_capped(&self, turn_cap: u32) -> Option<Outcome> {
+        self.outcome().or_else(|| {
+            self.capped(turn_cap).then(|| {
+                let all = (0..self.pos.seats()).fold(tetrarch_core::game::SeatSet::EMPTY, |s, x| s.with(x));
+                Outcome::draw(all, TURN_CAP_REASON)
+            })
+        })
     }
 
     /// Parses a `position` command into (position, history, turns) without
@@ -419,6 +453,8 @@ impl<G: Game> Session<G> {
             root: self.pos.clone(),
             opts: self.opts.clone(),
             history: self.history.clone(),
+            capped: self.capped(settings.turn_cap),
+            with_ponder: settings.ponder_in_bestmove(),
             limits,
             ponder: g.ponder,
             config,
@@ -472,6 +508,10 @@ struct SearchJob<G: Game> {
     root: G,
     opts: G::Options,
     history: Vec<u64>,
+    /// `TurnCap` reached: no search, `bestmove (none)`.
+    capped: bool,
+    /// Whether `bestmove` may name a `ponder` turn.
+    with_ponder: bool,
     limits: Limits,
     ponder: bool,
     config: Config,
@@ -503,7 +543,7 @@ impl<G: Game> SearchJob<G> {
     fn run(self) {
         let f = &*self.flags;
         let mut result = None;
-        let over = game_over(&self.root, &self.history);
+        let over = self.capped || game_over(&self.root, &self.history);
         if self.ponder {
             if !over {
                 let open = Limits { infinite: true, move_overhead: self.limits.move_overhead, ..Limits::default() };
@@ -523,7 +563,11 @@ impl<G: Game> SearchJob<G> {
             // UCI: an infinite search answers only after `stop`.
             f.wait_until(|f| f.stopped());
         }
-        let line = bestmove_line(&self.root, &self.opts, &self.history, result.as_ref(), &self.out);
+        let line = if self.capped {
+            "bestmove (none)".to_string()
+        } else {
+            bestmove_line(&self.root, &self.opts, &self.history, result.as_ref(), self.with_ponder, &self.out)
+        };
         self.out.line(line);
     }
 }
@@ -668,19 +712,27 @@ impl<G: Game> SessionOps for Session<G> {
         Ok(())
     }
 
-    fn query(&self, args: &[&str], out: &Out) -> Result<(), String> {
+    fn query(&self, args: &[&str], settings: &Settings, out: &Out) -> Result<(), String> {
+        let outcome = || self.outcome_capped(settings.turn_cap);
         match args {
-            ["gameover"] => out.line(format!("response {}", self.outcome().is_some())),
-            ["result"] => match self.outcome() {
+            ["gameover"] => out.line(format!("response {}", outcome().is_some())),
+            // After `ugi`, a 2-seat game answers in UGI's one word; 4-seat
+            // games keep the full form (UGI has no words for them).
+            ["result"] if settings.ugi && self.pos.seats() == 2 => {
+                out.line(format!("response {}", ugi_result(outcome().as_ref())))
+            }
+            ["result"] => match outcome() {
                 Some(o) => out.line(format!("response {o}")),
                 None => out.line("response none"),
             },
+            ["reason"] => out.line(format!("response {}", outcome().map_or("none", |o| o.reason))),
             ["turn"] => out.line(format!("response p{}", self.pos.to_move() + 1)),
+            ["p1turn"] => out.line(format!("response {}", self.pos.to_move() == 0)),
             ["board"] => match tetrarch_core::view::board_json(&self.pos, &self.history) {
                 Some(json) => out.line(format!("response {json}")),
                 None => return Err(format!("query board: variant {} has no board description", self.variant)),
             },
-            [] => return Err("query: expected gameover, result, turn or board".into()),
+            [] => return Err("query: expected gameover, result, reason, turn, p1turn or board".into()),
             [w] => return Err(format!("query: unknown query {}", quote(w))),
             [_, w, ..] => return Err(format!("query: unexpected {}", quote(w))),
         }

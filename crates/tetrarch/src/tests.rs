@@ -188,6 +188,149 @@ fn queries_and_game_over() {
     assert_eq!(v, vec!["", "Nodes searched: 0"]);
 }
 
+/// Words of the last `bestmove` line of a search.
+fn bestmove_words(v: &[String]) -> Vec<String> {
+    let l = v.iter().rev().find(|l| l.starts_with("bestmove")).expect("a bestmove");
+    l.split(' ').map(str::to_owned).collect()
+}
+
+#[test]
+fn ugi_handshake_answers_result_in_ugi_words() {
+    let (mut e, cap) = engine("toy");
+    // Before any handshake: the full form, as after `uci`.
+    run(&mut e, &cap, "position fen 3 2 moves 3");
+    assert_eq!(one(&mut e, &cap, "query result"), "response win 2 laststone");
+    assert_eq!(one(&mut e, &cap, "query reason"), "response laststone");
+    assert_eq!(run(&mut e, &cap, "ugi").last().unwrap(), "ugiok");
+    assert_eq!(one(&mut e, &cap, "query result"), "response p2win");
+    assert_eq!(one(&mut e, &cap, "query reason"), "response laststone");
+    assert_eq!(one(&mut e, &cap, "query gameover"), "response true");
+    run(&mut e, &cap, "position fen 3 1 moves 3");
+    assert_eq!(one(&mut e, &cap, "query result"), "response p1win");
+    run(&mut e, &cap, "position startpos");
+    assert_eq!(one(&mut e, &cap, "query result"), "response none");
+    assert_eq!(one(&mut e, &cap, "query reason"), "response none");
+    assert_eq!(one(&mut e, &cap, "query p1turn"), "response true");
+    run(&mut e, &cap, "position startpos moves 1");
+    assert_eq!(one(&mut e, &cap, "query p1turn"), "response false");
+    // `uci` again: the full form again.
+    run(&mut e, &cap, "uci");
+    run(&mut e, &cap, "position fen 3 2 moves 3");
+    assert_eq!(one(&mut e, &cap, "query result"), "response win 2 laststone");
+    for bad in ["query p1turn x", "query reason now"] {
+        assert!(is_error(&one(&mut e, &cap, bad)), "{bad}");
+    }
+}
+
+#[test]
+fn ugi_result_keeps_the_full_form_in_four_seat_games() {
+    let (mut e, cap) = engine("fourchess");
+    run(&mut e, &cap, "ugi");
+    assert_eq!(one(&mut e, &cap, "query p1turn"), "response true");
+    // fourchess.md E5b: a stalemate draw.
+    run(&mut e, &cap, "position fen yK6bR/yPyP6/8/14/14/14/13rK/bK13/14/14/14/1rQ6/8/wK7 w y 0 1");
+    assert_eq!(one(&mut e, &cap, "query result"), "response draw stalemate");
+    assert_eq!(one(&mut e, &cap, "query reason"), "response stalemate");
+    run(&mut e, &cap, "position startpos moves e2e3");
+    assert_eq!(one(&mut e, &cap, "query p1turn"), "response false");
+}
+
+#[test]
+fn ponder_turn_after_ugi_only_with_the_ponder_option() {
+    let (mut e, cap) = engine("toy");
+    // After `uci` (and before any handshake) `bestmove` names a ponder turn
+    // when the search has one.
+    let w = bestmove_words(&run(&mut e, &cap, "go depth 4"));
+    assert_eq!(w.len(), 4, "{w:?}");
+    assert_eq!(w[2], "ponder");
+    run(&mut e, &cap, "ugi");
+    let w = bestmove_words(&run(&mut e, &cap, "go depth 4"));
+    assert_eq!(w.len(), 2, "{w:?}");
+    run(&mut e, &cap, "setoption name Ponder value true");
+    assert!(e.settings().ponder);
+    assert_eq!(bestmove_words(&run(&mut e, &cap, "go depth 4")).len(), 4);
+    run(&mut e, &cap, "setoption name Ponder value false");
+    assert_eq!(bestmove_words(&run(&mut e, &cap, "go depth 4")).len(), 2);
+    // `uci`: the ponder turn whatever the option says.
+    run(&mut e, &cap, "uci");
+    assert_eq!(bestmove_words(&run(&mut e, &cap, "go depth 4")).len(), 4);
+}
+
+#[test]
+fn uginewgame_is_ucinewgame() {
+    let (mut e, cap) = engine("toy");
+    run(&mut e, &cap, "position startpos moves 2");
+    assert_eq!(e.position_string(), "8 2");
+    assert!(run(&mut e, &cap, "uginewgame").is_empty());
+    assert_eq!(e.position_string(), "10 1");
+    run(&mut e, &cap, "position startpos moves 2");
+    assert!(is_error(&one(&mut e, &cap, "uginewgame now")));
+    assert_eq!(e.position_string(), "8 2");
+}
+
+#[test]
+fn turn_cap_draws_after_that_many_turns() {
+    let (mut e, cap) = engine("toy");
+    let s0 = e.settings().clone();
+    for bad in ["setoption name TurnCap value -1", "setoption name TurnCap value 1000001", "setoption name TurnCap value x", "setoption name TurnCap"] {
+        assert!(is_error(&one(&mut e, &cap, bad)), "{bad}");
+    }
+    assert_eq!(e.settings(), &s0);
+    assert!(run(&mut e, &cap, "setoption name turncap value 2").is_empty());
+    assert_eq!(e.settings().turn_cap, 2);
+    run(&mut e, &cap, "position startpos moves 1");
+    assert_eq!(one(&mut e, &cap, "query gameover"), "response false");
+    assert!(!bestmove_words(&run(&mut e, &cap, "go depth 2"))[1].contains("none"));
+    run(&mut e, &cap, "position startpos moves 1 1");
+    assert_eq!(one(&mut e, &cap, "query gameover"), "response true");
+    assert_eq!(one(&mut e, &cap, "query result"), "response draw turncap");
+    assert_eq!(one(&mut e, &cap, "query reason"), "response turncap");
+    assert_eq!(run(&mut e, &cap, "go depth 2"), vec!["bestmove (none)"]);
+    // The cap is no rule: the position still lists its moves and a runner
+    // may send turns past it.
+    assert_eq!(one(&mut e, &cap, "moves"), "moves 1 2 3");
+    assert!(run(&mut e, &cap, "position startpos moves 1 1 1").is_empty());
+    assert_eq!(one(&mut e, &cap, "query reason"), "response turncap");
+    run(&mut e, &cap, "ugi");
+    assert_eq!(one(&mut e, &cap, "query result"), "response draw");
+    // Counted from the `position` command's start, not from the start position.
+    run(&mut e, &cap, "position fen 8 1 moves 1");
+    assert_eq!(one(&mut e, &cap, "query gameover"), "response false");
+    // The rules' ending on the capping turn wins over the cap.
+    run(&mut e, &cap, "position fen 2 1 moves 1 1");
+    assert_eq!(one(&mut e, &cap, "query result"), "response p2win");
+    assert_eq!(one(&mut e, &cap, "query reason"), "response laststone");
+    // An engine option: it survives a change of variant; 0 turns it off.
+    run(&mut e, &cap, "setoption name UCI_Variant value fourchess");
+    assert_eq!(e.settings().turn_cap, 2);
+    run(&mut e, &cap, "position startpos moves e2e3 b5c5");
+    assert_eq!(one(&mut e, &cap, "query result"), "response draw turncap");
+    run(&mut e, &cap, "setoption name TurnCap value 0");
+    assert_eq!(one(&mut e, &cap, "query result"), "response none");
+}
+
+#[test]
+fn turn_cap_option_is_listed_in_every_variant() {
+    for v in crate::variants() {
+        let (mut e, cap) = engine(v);
+        let lines = run(&mut e, &cap, "uci");
+        assert!(
+            lines.contains(&"option name TurnCap type spin default 0 min 0 max 1000000".to_string()),
+            "{v}: {lines:?}"
+        );
+    }
+}
+
+#[test]
+fn start_variant_is_uci_variants_default() {
+    let (out, cap) = Out::buffer();
+    let mut e = Engine::with_variant(out, "queenskings9-duel").unwrap();
+    assert_eq!(e.variant(), "queenskings9-duel");
+    let v = run(&mut e, &cap, "uci");
+    assert!(v.iter().any(|l| l.starts_with("option name UCI_Variant type combo default queenskings9-duel var ")), "{v:?}");
+    assert!(Engine::with_variant(Out::buffer().0, "chess").is_none());
+}
+
 #[test]
 fn perft_divide_format() {
     let (mut e, cap) = engine("toy");
@@ -478,6 +621,7 @@ const WORDS: &[&str] = &[
     "ponderhit", "setoption", "name", "value", "Hash", "Threads", "UCI_Variant", "toy", "fourchess", "Toy_MaxTake",
     "d", "query", "result", "turn", "gameover", "eval", "perft", "actions", "infinite", "ponder", "wtime", "p3time",
     "movetime", "nodes", "searchmoves", "ucinewgame", "setup", "seat", "e2e3", "d2d3", "0000", "é", "\u{0}", "setoption name Hash value 2",
+    "ugi", "uginewgame", "p1turn", "reason", "TurnCap", "Ponder", "true", "p1time", "p2time",
 ];
 
 proptest! {
@@ -528,14 +672,16 @@ fn eval_file_loads_weights_and_refuses_bad_files() {
     let dir = std::env::temp_dir().join(format!("tetrarch-evalfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (mut e, cap) = engine("teamchess");
-    // Red's pawn one step on: Blue to move, its side 5 behind on `advance`.
-    assert!(run(&mut e, &cap, "position startpos moves h2h3").is_empty());
-    assert_eq!(eval_line(&mut e, &cap, "advance"), "advance: -5");
-    let w = TeamChess::default_weights("teamchess").clone().with(&[("advance.pawn", 50)]).unwrap();
+    // The `tempo` term goes to the team to move: Red at the start.
+    let d = TeamChess::default_weights("teamchess").clone();
+    let t0 = d.values[d.table.names().iter().position(|n| n == "tempo.move").unwrap()];
+    let (before, after) = (format!("tempo: {t0}"), format!("tempo: {}", t0 + 40));
+    assert_eq!(eval_line(&mut e, &cap, "tempo"), before);
+    let w = d.with(&[("tempo.move", t0 + 40)]).unwrap();
     let good = dir.join("good.weights");
     std::fs::write(&good, w.to_text()).unwrap();
     assert!(run(&mut e, &cap, &format!("setoption name EvalFile value {}", good.display())).is_empty());
-    assert_eq!(eval_line(&mut e, &cap, "advance"), "advance: -50");
+    assert_eq!(eval_line(&mut e, &cap, "tempo"), after);
     // A truncated file, another variant's file, a missing file: one error
     // line each, and the loaded weights stay.
     let text = w.to_text();
@@ -549,17 +695,16 @@ fn eval_file_loads_weights_and_refuses_bad_files() {
         let v = run(&mut e, &cap, &format!("setoption name EvalFile value {}", path.display()));
         assert_eq!(v.len(), 1, "{v:?}");
         assert!(is_error(&v[0]) && v[0].contains(why), "{v:?}");
-        assert_eq!(eval_line(&mut e, &cap, "advance"), "advance: -50");
+        assert_eq!(eval_line(&mut e, &cap, "tempo"), after);
     }
     // An empty value goes back to the compiled-in weights.
     assert!(run(&mut e, &cap, "setoption name EvalFile value").is_empty());
-    assert_eq!(eval_line(&mut e, &cap, "advance"), "advance: -5");
+    assert_eq!(eval_line(&mut e, &cap, "tempo"), before);
     // A file is for one variant: switching variants drops it.
     run(&mut e, &cap, &format!("setoption name EvalFile value {}", good.display()));
     run(&mut e, &cap, "setoption name UCI_Variant value fourchess");
     run(&mut e, &cap, "setoption name UCI_Variant value teamchess");
-    run(&mut e, &cap, "position startpos moves h2h3");
-    assert_eq!(eval_line(&mut e, &cap, "advance"), "advance: -5");
+    assert_eq!(eval_line(&mut e, &cap, "tempo"), before);
     assert!(run(&mut e, &cap, "uci").contains(&"option name EvalFile type string default <empty>".to_string()));
     std::fs::remove_dir_all(&dir).ok();
 }

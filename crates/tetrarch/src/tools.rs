@@ -186,7 +186,7 @@ impl GameVisitor for BenchVisitor<'_> {
                 Ok((r, el)) => {
                     *self.nodes += r.nodes;
                     *self.time += el;
-                    let best = bestmove_line(&pos, &opts, &[], Some(&r), self.out);
+                    let best = bestmove_line(&pos, &opts, &[], Some(&r), true, self.out);
                     let score = match r.score {
                         Score::Cp(x) => format!("cp {x}"),
                         Score::Mate(n) => format!("mate {n}"),

@@ -17,7 +17,18 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tetrarch"))
+        Engine::start_with(&[], &[])
+    }
+
+    /// Starts the binary with command-line `args` and environment `env`
+    /// (`TETRARCH_VARIANT` is removed unless `env` sets it).
+    fn start_with(args: &[&str], env: &[(&str, &str)]) -> Engine {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tetrarch"));
+        cmd.args(args).env_remove("TETRARCH_VARIANT");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -787,4 +798,147 @@ fn stop_ends_a_long_perft_and_other_commands_wait_for_a_short_one() {
     e.send("position startpos moves e2e3");
     let v = e.until(|l| l.starts_with("Nodes searched"));
     assert_eq!(v.last().unwrap(), "Nodes searched: 1728");
+}
+
+/// The words of a line.
+fn words(l: &str) -> Vec<&str> {
+    l.split_whitespace().collect()
+}
+
+/// The answer to `query …`: cutegames reads the first line of exactly two
+/// words starting with `response` and waits for ever if none comes.
+fn ugi_query(e: &mut Engine, q: &str) -> String {
+    e.send(q);
+    let l = e.until(|l| l.starts_with("response") || is_error(l)).pop().unwrap();
+    let w = words(&l);
+    assert_eq!((w.len(), w[0]), (2, "response"), "{q}: {l}");
+    w[1].to_string()
+}
+
+/// One game driven exactly as cutegames (kz04px/cutegames, `play_game` with
+/// `askturn`) drives a UGI engine: `ugi`, options, `isready`, `uginewgame`,
+/// then every turn `position` + `query p1turn`, `isready`, `position` +
+/// `query gameover`, `go p1time … p2time … p1inc … p2inc …` (or `go_args`)
+/// answered by a `bestmove` of exactly two words; at the end `query result`
+/// (and `query reason`). Returns the turns and the result word.
+fn cutegames_game(e: &mut Engine, options: &[&str], go_args: &str) -> (Vec<String>, String, String) {
+    e.send("ugi");
+    let v = e.until(|l| l == "ugiok");
+    assert!(v.iter().all(|l| l.starts_with("id ") || l.starts_with("option name ") || l == "ugiok"), "{v:?}");
+    for o in options {
+        e.send(o);
+    }
+    e.send("isready");
+    let v = e.until(|l| l == "readyok");
+    assert_eq!(v, vec!["readyok"], "the options are accepted");
+    e.send("isready");
+    e.until(|l| l == "readyok");
+    e.send("uginewgame");
+    e.send("position startpos");
+    assert_eq!(ugi_query(e, "query p1turn"), "true");
+    let mut turns: Vec<String> = Vec::new();
+    let mut p1 = true;
+    let position = |turns: &[String]| {
+        if turns.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", turns.join(" "))
+        }
+    };
+    loop {
+        e.send(&position(&turns));
+        let is_p1 = ugi_query(e, "query p1turn") == "true";
+        assert_eq!(is_p1, p1, "turns alternate in a 2-seat game");
+        e.send("isready");
+        e.until(|l| l == "readyok");
+        e.send(&position(&turns));
+        if ugi_query(e, "query gameover") == "true" {
+            break;
+        }
+        e.send(&format!("go {go_args}"));
+        let v = e.until(|l| l.starts_with("bestmove") || is_error(l));
+        let w = words(v.last().unwrap());
+        assert_eq!(w.len(), 2, "cutegames ignores a bestmove line of other than two words: {v:?}");
+        assert_eq!(w[0], "bestmove", "{v:?}");
+        assert_ne!(w[1], "(none)", "the game is not over: {v:?}");
+        turns.push(w[1].to_string());
+        p1 = !p1;
+        assert!(turns.len() <= 200, "the game never ended");
+    }
+    e.send(&position(&turns));
+    let result = ugi_query(e, "query result");
+    let reason = ugi_query(e, "query reason");
+    (turns, result, reason)
+}
+
+#[test]
+fn cutegames_transcript_plays_a_game_to_its_result() {
+    // Queens & Kings duel on 13x13 to a turn cap of 8, clocks as cutegames
+    // sends them: a whole game, every answer in the two words it reads.
+    let mut e = Engine::start_with(&["--variant", "queenskings9-duel"], &[]);
+    let (turns, result, reason) = cutegames_game(
+        &mut e,
+        &["setoption name Hash value 8", "setoption name TurnCap value 8"],
+        "p1time 2000 p2time 2000 p1inc 20 p2inc 20",
+    );
+    assert_eq!(turns.len(), 8, "{turns:?}");
+    assert_eq!((result.as_str(), reason.as_str()), ("draw", "turncap"));
+    // The same game under `uci`: the full form, `ponder` allowed again.
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    assert_eq!(e.one("query result"), "response draw turncap");
+    // A game the rules end, in Quattuor Reges at depth 1 (its start has no
+    // draw rule; a cap keeps the test short either way).
+    let mut e = Engine::start_with(&["--variant", "quattuor"], &[]);
+    let (turns, result, reason) = cutegames_game(&mut e, &["setoption name TurnCap value 40"], "depth 1");
+    assert!(!turns.is_empty() && turns.len() <= 40, "{turns:?}");
+    assert!(["p1win", "p2win", "draw"].contains(&result.as_str()), "{result}");
+    assert_eq!(reason == "turncap", turns.len() == 40 && result == "draw", "{result} {reason} after {} turns", turns.len());
+    e.send("quit");
+    assert!(e.wait_exit(T).success());
+}
+
+#[test]
+fn start_up_variant_from_the_command_line_or_the_environment() {
+    let default_of = |e: &mut Engine| {
+        e.send("uci");
+        let v = e.until(|l| l == "uciok");
+        let l = v.iter().find(|l| l.starts_with("option name UCI_Variant")).unwrap().clone();
+        words(&l)[6].to_string()
+    };
+    let mut e = Engine::start_with(&["--variant", "teamchess"], &[]);
+    assert_eq!(default_of(&mut e), "teamchess");
+    // A 4pchess-style tool: no UCI_Variant, the dialect's notation and clocks.
+    e.ask("setoption name Notation value fen4");
+    assert!(e.ask("position startpos moves h2-h3").is_empty());
+    assert_eq!(e.one("query turn"), "response p2");
+    e.send("go rtime 1000 btime 1000 ytime 1000 gtime 1000 rinc 10 binc 10 yinc 10 ginc 10");
+    let v = e.until(|l| l.starts_with("bestmove"));
+    assert!(words(v.last().unwrap())[1].contains('-'), "{v:?}");
+    // The environment variable, any case; the flag wins over it.
+    let mut e = Engine::start_with(&[], &[("TETRARCH_VARIANT", "Quattuor")]);
+    assert_eq!(default_of(&mut e), "quattuor");
+    assert!(e.one("query turn").starts_with("response p"));
+    let mut e = Engine::start_with(&["--variant", "quadranj"], &[("TETRARCH_VARIANT", "quattuor")]);
+    assert_eq!(default_of(&mut e), "quadranj");
+    // An empty variable is no choice.
+    let mut e = Engine::start_with(&[], &[("TETRARCH_VARIANT", "")]);
+    assert_eq!(default_of(&mut e), "fourchess");
+    // Unknown: an error at start, listing the variants, before any protocol.
+    for (args, env) in [(&["--variant", "chess"][..], &[][..]), (&[][..], &[("TETRARCH_VARIANT", "chess")][..])] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tetrarch"));
+        cmd.args(args).env_remove("TETRARCH_VARIANT").stdin(Stdio::null());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let o = cmd.output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?} {env:?}");
+        assert!(o.stdout.is_empty());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("unknown variant `chess`") && err.contains("teamchess") && err.contains("quadranj4"), "{err}");
+    }
+    // Sub-commands take their own --variant.
+    let o = Command::new(env!("CARGO_BIN_EXE_tetrarch")).args(["--variant", "quattuor", "bench"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("sub-command"));
 }
