@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use crate::shard::Shard;
 use crate::stats::Sprt;
 use crate::tournament::Kind;
 use crate::tc::{parse_st, parse_tc, TimeControl};
@@ -114,6 +115,12 @@ pub struct Config {
     /// `--tournament`: any number of engines, in pairs (or groups of four
     /// in free-for-all); `--games` then counts the games of each group.
     pub tournament: Option<Kind>,
+    /// `--shard K/N`: play only shard K's games (docs/distributed.md).
+    pub shard: Option<Shard>,
+    /// `--records-dir DIR`: the shards' shared folder; this shard's records
+    /// go to `DIR/shard-K.jsonl` (set in [`Config::records`]) and, with
+    /// `--sprt`, the SPRT runs over every shard's file there.
+    pub records_dir: Option<PathBuf>,
 }
 
 /// The usage text.
@@ -146,11 +153,16 @@ OPTIONS:
   --maxturns N              turn cap: draw after N turns (0 off; default 400 in quattuor, else off)
   --pgnout FILE             append PGN-style games
   --records FILE            append one JSON line per game
-  --resume                  skip the games already in --records
+  --resume                  skip the games already in --records (or this shard's file in --records-dir)
+  --shard K/N               play only shard K of N: whole game pairs, the union of the N shards is the match
+  --records-dir DIR         shared folder of the shards: records to DIR/shard-K.jsonl; with --sprt, the SPRT
+                            runs over every shard's records there and stops all shards (docs/distributed.md)
   --margin MS               extra time before a flag falls (default 100)
   --max-wait SECONDS        longest wait for bestmove without a clock (default 60)
   --log FILE                every line to and from the engines
   -h, --help                this text
+
+  tetrarch match report [--json] FILE|DIR|GLOB…   one result table over records files (shards)
 ";
 
 fn num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
@@ -245,6 +257,8 @@ pub fn parse_args(args: &[String]) -> Result<Option<Config>, String> {
         max_wait_ms: 60_000,
         log: None,
         tournament: None,
+        shard: None,
+        records_dir: None,
     };
     let mut engine_words: Vec<Vec<String>> = Vec::new();
     let mut each_words: Vec<String> = Vec::new();
@@ -394,6 +408,8 @@ pub fn parse_args(args: &[String]) -> Result<Option<Config>, String> {
                 none(&words)?;
                 cfg.resume = true;
             }
+            "--shard" => cfg.shard = Some(one(&words)?.parse::<Shard>().map_err(|e| e.to_string())?),
+            "--records-dir" => cfg.records_dir = Some(PathBuf::from(one(&words)?)),
             "--tournament" => {
                 let w = one(&words)?;
                 cfg.tournament =
@@ -406,8 +422,17 @@ pub fn parse_args(args: &[String]) -> Result<Option<Config>, String> {
     if cfg.variant.is_empty() {
         return Err("--variant is required".into());
     }
+    if let Some(dir) = &cfg.records_dir {
+        if cfg.records.is_some() {
+            return Err("--records and --records-dir together: a shard's records go to DIR/shard-K.jsonl".into());
+        }
+        cfg.records = Some(crate::shard::shard_file(dir, cfg.shard.unwrap_or(Shard::WHOLE)));
+    }
     if cfg.resume && cfg.records.is_none() {
-        return Err("--resume needs --records FILE".into());
+        return Err("--resume needs --records FILE (or --records-dir DIR)".into());
+    }
+    if cfg.shard.is_some_and(|s| s.n > 1) && cfg.sprt.is_some() && cfg.records_dir.is_none() {
+        return Err("--sprt with --shard needs --records-dir DIR: the SPRT must see every shard's games".into());
     }
     if cfg.tournament.is_some() && cfg.sprt.is_some() {
         return Err("--sprt needs a match of two engines, not a --tournament".into());
@@ -533,5 +558,28 @@ mod tests {
             assert!(e.contains(want), "{line}: {e}");
         }
         assert_eq!(parse_args(&args("--help")).unwrap(), None);
+    }
+
+    #[test]
+    fn shards_and_the_shared_folder() {
+        let base = "--variant quattuor --engine cmd=a depth=1 --engine cmd=b depth=1";
+        let c = parse_args(&args(&format!("{base} --shard 2/3 --records-dir /tmp/x"))).unwrap().unwrap();
+        assert_eq!(c.shard, Some(Shard { k: 2, n: 3 }));
+        assert_eq!(c.records, Some(PathBuf::from("/tmp/x/shard-2.jsonl")));
+        let c = parse_args(&args(&format!("{base} --records-dir d --resume"))).unwrap().unwrap();
+        assert_eq!(c.records, Some(PathBuf::from("d/shard-1.jsonl")));
+        let c = parse_args(&args(&format!("{base} --shard 1/1 --sprt elo0=0 elo1=5"))).unwrap().unwrap();
+        assert_eq!(c.shard, Some(Shard::WHOLE));
+        for (extra, want) in [
+            ("--shard 0/3", "need 1 ≤ K ≤ N"),
+            ("--shard 4/3", "need 1 ≤ K ≤ N"),
+            ("--shard 3", "not K/N"),
+            ("--shard", "needs a value"),
+            ("--records-dir d --records r.jsonl", "together"),
+            ("--shard 1/2 --sprt elo0=0 elo1=5", "needs --records-dir"),
+        ] {
+            let e = parse_args(&args(&format!("{base} {extra}"))).unwrap_err();
+            assert!(e.contains(want), "{extra}: {e}");
+        }
     }
 }

@@ -9,6 +9,9 @@
 //! - [`tournament`]: round-robins and gauntlets of any number of engines:
 //!   the schedule, the tables, the Elo fit;
 //! - [`record`], [`json`]: the JSON Lines records; [`pgn`]: PGN-style text;
+//! - [`shard`]: `--shard K/N` and the shards' shared folder (`--records-dir`);
+//!   [`report`]: `tetrarch match report`, one table over records files;
+//!   [`identity`]: the match fingerprint the records carry;
 //! - [`openings`]: opening files and generated openings; [`games`]: the
 //!   variant dispatch; [`tc`]: time controls and clocks.
 //!
@@ -22,12 +25,15 @@ pub mod config;
 pub mod dialect;
 pub mod engine;
 pub mod games;
+pub mod identity;
 pub mod json;
 pub mod openings;
 pub mod pgn;
 pub mod play;
 pub mod record;
+pub mod report;
 pub mod runner;
+pub mod shard;
 pub mod stats;
 pub mod tc;
 pub mod tournament;
@@ -48,6 +54,9 @@ pub fn run(cfg: Config) -> Result<Summary, RunError> {
 /// Returns the process exit code: 0 done, 1 failure during the match, 2 bad
 /// input (reported before any game starts).
 pub fn main_with_args(args: &[String]) -> i32 {
+    if args.first().is_some_and(|a| a == "report") {
+        return report::main_with_args(&args[1..]);
+    }
     let cfg = match config::parse_args(args) {
         Ok(Some(c)) => c,
         Ok(None) => {

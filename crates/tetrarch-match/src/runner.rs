@@ -19,6 +19,7 @@ use crate::play::{play_game, Job, MatchCtx, Slots, HANDSHAKE};
 use crate::record::{read_records, Decided, GameRecord, RecordWriter};
 use crate::stats::{elo_pentanomial, elo_trinomial, los, mean_with_error, SprtState};
 use crate::tournament::{Schedule, TournamentTally};
+use crate::shard::{Decision, Shard, SharedFolder};
 
 /// Why a match did not run.
 #[derive(Debug)]
@@ -52,11 +53,12 @@ impl Visitor for RunVisitor {
     }
 }
 
-/// Results so far.
-struct Tally {
+/// Results so far (also `tetrarch match report`'s and the shards' shared
+/// SPRT's).
+pub(crate) struct Tally {
     fmt: Format,
     names: Vec<String>,
-    games: u64,
+    pub(crate) games: u64,
     // Two sides: from the first engine's point of view.
     w: u64,
     l: u64,
@@ -71,10 +73,13 @@ struct Tally {
     /// A tournament's own tables (then the fields above but `games` and
     /// `reasons` stay unused).
     tour: Option<TournamentTally>,
+    /// Shards with a shared folder: the games of all shards and their LLR,
+    /// shown on the progress line instead of this shard's LLR.
+    pub(crate) all_shards: Option<(u64, f64)>,
 }
 
 impl Tally {
-    fn new(fmt: Format, names: Vec<String>, tour: Option<TournamentTally>) -> Tally {
+    pub(crate) fn new(fmt: Format, names: Vec<String>, tour: Option<TournamentTally>) -> Tally {
         let e = names.len();
         Tally {
             fmt,
@@ -90,10 +95,11 @@ impl Tally {
             firsts: vec![0; e],
             reasons: BTreeMap::new(),
             tour,
+            all_shards: None,
         }
     }
 
-    fn add(&mut self, r: &GameRecord) {
+    pub(crate) fn add(&mut self, r: &GameRecord) {
         self.games += 1;
         let key = match r.decided {
             Decided::Forfeit => {
@@ -146,7 +152,7 @@ impl Tally {
         }
     }
 
-    fn llr(&self, s: &crate::stats::Sprt) -> f64 {
+    pub(crate) fn llr(&self, s: &crate::stats::Sprt) -> f64 {
         if self.penta.iter().sum::<u64>() > 0 {
             s.llr_pentanomial(&self.penta)
         } else {
@@ -174,15 +180,23 @@ impl Tally {
                 if let Some(e) = elo_trinomial(self.w, self.l, self.d) {
                     s.push_str(&format!(" Elo {}", fmt_elo(e.elo, e.error)));
                 }
-                if let Some(sp) = sprt {
-                    s.push_str(&format!(" LLR {:.2} [{:.2}, {:.2}]", self.llr(sp), sp.lower(), sp.upper()));
+                match (sprt, self.all_shards) {
+                    (Some(sp), Some((games, llr))) => s.push_str(&format!(
+                        " | all shards: {games} games, LLR {llr:.2} [{:.2}, {:.2}]",
+                        sp.lower(),
+                        sp.upper()
+                    )),
+                    (Some(sp), None) => {
+                        s.push_str(&format!(" LLR {:.2} [{:.2}, {:.2}]", self.llr(sp), sp.lower(), sp.upper()))
+                    }
+                    _ => {}
                 }
                 s
             }
         }
     }
 
-    fn table(&self, cfg: &Config) -> Vec<String> {
+    pub(crate) fn table(&self, sprt: Option<&crate::stats::Sprt>) -> Vec<String> {
         let mut out = Vec::new();
         match self.fmt {
             _ if self.tour.is_some() => out = self.tour.as_ref().map(|t| t.table(self.games)).unwrap_or_default(),
@@ -215,7 +229,7 @@ impl Tally {
                     "  Pentanomial [0, 1/2, 1, 3/2, 2] pairs for {a}: [{}, {}, {}, {}, {}]",
                     self.penta[0], self.penta[1], self.penta[2], self.penta[3], self.penta[4]
                 ));
-                if let Some(s) = &cfg.sprt {
+                if let Some(s) = sprt {
                     let llr = self.llr(s);
                     let state = match s.state(llr) {
                         SprtState::Continue => "no decision",
@@ -265,6 +279,59 @@ impl Tally {
         out.push(format!("  Endings: {}", reasons.join(", ")));
         out
     }
+
+    /// The figures of [`Tally::table`] for `tetrarch match report --json`.
+    pub(crate) fn to_json(&self, sprt: Option<&crate::stats::Sprt>) -> serde_json::Value {
+        use serde_json::json;
+        let num = |x: f64| if x.is_finite() { json!(x) } else if x.is_nan() { json!(null) } else if x > 0.0 { json!("+inf") } else { json!("-inf") };
+        let endings: serde_json::Map<String, serde_json::Value> = self.reasons.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+        let result = match self.fmt {
+            _ if self.tour.is_some() => self.tour.as_ref().map(|t| t.to_json()).unwrap_or_default(),
+            Format::Duel | Format::Teams => {
+                let est = |e: Option<crate::stats::EloEstimate>| e.map_or(json!(null), |e| json!({"elo": num(e.elo), "error": num(e.error), "score": num(e.score)}));
+                let pairs: u64 = self.penta.iter().sum();
+                let sprt = sprt.map_or(json!(null), |s| {
+                    let llr = self.llr(s);
+                    json!({
+                        "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
+                        "llr": num(llr), "lower": s.lower(), "upper": s.upper(),
+                        "model": if pairs > 0 { "pentanomial" } else { "trinomial" },
+                        "state": match s.state(llr) { SprtState::Continue => "continue", SprtState::H0 => "H0", SprtState::H1 => "H1" },
+                    })
+                });
+                json!({
+                    "kind": "two sides",
+                    "engine": self.names[0], "opponent": self.names[1],
+                    "wins": self.w, "losses": self.l, "draws": self.d,
+                    "elo_games": est(elo_trinomial(self.w, self.l, self.d)),
+                    "elo_pairs": est(elo_pentanomial(&self.penta)),
+                    "pairs": pairs,
+                    "los": num(los(self.w, self.l)),
+                    "pentanomial": self.penta,
+                    "sprt": sprt,
+                })
+            }
+            Format::FreeForAll => {
+                let total: f64 = self.points.iter().map(|p| p.iter().sum::<f64>()).sum();
+                let engines: Vec<serde_json::Value> = (0..self.names.len())
+                    .map(|e| {
+                        let r = mean_with_error(&self.ranks[e]);
+                        let p = mean_with_error(&self.points[e]);
+                        let pts = self.points[e].iter().sum::<f64>();
+                        json!({
+                            "name": self.names[e], "games": self.points[e].len(), "seats": self.ranks[e].len(),
+                            "mean_rank": r.map_or(json!(null), |x| num(x.0)), "mean_rank_error": r.map_or(json!(null), |x| num(x.1)),
+                            "mean_points": p.map_or(json!(null), |x| num(x.0)), "mean_points_error": p.map_or(json!(null), |x| num(x.1)),
+                            "share": if total > 0.0 { num(pts / total) } else { json!(null) },
+                            "wins": self.firsts[e],
+                        })
+                    })
+                    .collect();
+                json!({"kind": "free-for-all", "engines": engines})
+            }
+        };
+        json!({"games": self.games, "engines": self.names, "result": result, "endings": endings})
+    }
 }
 
 fn fmt_elo(elo: f64, err: f64) -> String {
@@ -288,18 +355,35 @@ pub fn cpu_seconds() -> Option<f64> {
     Some((ut + st) / 100.0) // USER_HZ is 100 on Linux
 }
 
-/// The match fingerprint stored in every record.
-fn match_id(cfg: &Config, variant: &str) -> String {
-    let engines: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
-    format!(
-        "{variant} seed={} engines={} openings={} plies={} setup={}{}",
-        cfg.seed,
-        engines.join(","),
-        cfg.openings.as_ref().map_or("-".to_string(), |p| p.display().to_string()),
-        cfg.random_plies,
-        cfg.random_setup,
-        cfg.tournament.map_or(String::new(), |k| format!(" tournament={}", k.word()))
-    )
+/// The next game a worker may start: `None` when the queue is empty, or
+/// when the next game would begin a new block (pair, rotation) and no new
+/// block may start: the SPRT has decided, here or (`shared`) over all the
+/// shards' records in the shared folder. A block already begun is finished.
+fn next_game(
+    queue: &Mutex<VecDeque<u64>>,
+    per_opening: u64,
+    no_new_pairs: &AtomicBool,
+    shared: Option<(&Mutex<SharedFolder>, &crate::stats::Sprt, Shard)>,
+    decision: &Mutex<Option<Decision>>,
+) -> Option<u64> {
+    let mut q = queue.lock().ok()?;
+    let game = *q.front()?;
+    if game % per_opening.max(1) == 0 {
+        if no_new_pairs.load(Ordering::Relaxed) {
+            return None;
+        }
+        if let Some((folder, sprt, shard)) = shared {
+            let d = folder.lock().ok().and_then(|mut f| f.check(sprt, shard));
+            if let Some(d) = d {
+                no_new_pairs.store(true, Ordering::Relaxed);
+                if let Ok(mut slot) = decision.lock() {
+                    slot.get_or_insert(d);
+                }
+                return None;
+            }
+        }
+    }
+    q.pop_front()
 }
 
 fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary, RunError> {
@@ -405,20 +489,40 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
             })
             .collect()
     };
-    let mid = match_id(&cfg, variant);
+    let book = match &cfg.openings {
+        Some(p) => Some(std::fs::read(p).map_err(|e| usage(format!("cannot read openings {}: {e}", p.display())))?),
+        None => None,
+    };
+    let mut mid = crate::identity::fingerprint(&cfg, variant, maxturns, book.as_deref());
+    let shard = cfg.shard.unwrap_or(Shard::WHOLE);
 
     // Earlier records (--resume).
     let mut earlier: Vec<GameRecord> = Vec::new();
     if let Some(path) = &cfg.records {
         if cfg.resume && path.exists() {
             earlier = read_records(path).map_err(usage)?;
+            // A file of the runner before the fingerprint named limits and
+            // options goes on under its own fingerprint.
+            let legacy = crate::identity::legacy_fingerprint(&cfg, variant);
+            if earlier.first().is_some_and(|r| r.match_id == legacy) {
+                println!("--resume: {} was written by an older runner; its games keep their fingerprint", path.display());
+                mid = legacy;
+            }
             for r in &earlier {
                 if r.match_id != mid {
                     return Err(usage(format!(
-                        "--resume: {} holds game {} of another match ({}); this match is ({mid})",
+                        "--resume: {} holds game {} of another match ({})",
                         path.display(),
                         r.game,
-                        r.match_id
+                        crate::identity::difference(&mid, &r.match_id)
+                    )));
+                }
+                if !shard.owns(r.game, per_opening) {
+                    return Err(usage(format!(
+                        "--resume: {} holds game {}, which is shard {}'s, not this shard's ({shard})",
+                        path.display(),
+                        r.game,
+                        Shard::owner(r.game, per_opening, shard.n)
                     )));
                 }
                 r.verify::<G>(&opts).map_err(|e| usage(format!("--resume: record of game {}: {e}", r.game)))?;
@@ -428,6 +532,15 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
         }
     }
     let done: HashSet<u64> = earlier.iter().map(|r| r.game).collect();
+    // The shards' shared folder: made if needed, every shard file in it
+    // of this match (checked before any game).
+    let shared = match &cfg.records_dir {
+        Some(dir) => {
+            let names = cfg.engines.iter().map(|e| e.name.clone()).collect();
+            Some(Mutex::new(SharedFolder::open(dir, &mid, Tally::new(fmt, names, None)).map_err(|e| usage(e.to_string()))?))
+        }
+        None => None,
+    };
 
     let log = match &cfg.log {
         Some(p) => Some(Log::create(p).map_err(usage)?),
@@ -465,7 +578,7 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
     }
     let seat_names: Vec<&str> = (0..seats).map(|s| start.seat_name(s)).collect();
     let tty = std::io::stdout().is_terminal();
-    let queue: Mutex<VecDeque<u64>> = Mutex::new((0..total).filter(|g| !done.contains(g)).collect());
+    let queue: Mutex<VecDeque<u64>> = Mutex::new((0..total).filter(|g| !done.contains(g) && shard.owns(*g, per_opening)).collect());
     let to_play = queue.lock().map(|q| q.len()).unwrap_or(0);
     let engines_text = match cfg.tournament {
         Some(k) => format!(
@@ -478,14 +591,19 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
         ),
         None => format!("engines {}", names.join(" vs ")),
     };
+    let shard_games = if cfg.shard.is_some() { shard.games(total, per_opening).len() as u64 } else { total };
     println!(
-        "Match {variant}: {} games ({} to play), {engines_text}, seed {}, concurrency {}{}",
+        "Match {variant}: {} games{} ({} to play), {engines_text}, seed {}, concurrency {}{}",
         total,
+        cfg.shard.map_or(String::new(), |sh| format!(", shard {sh}: {shard_games} of them")),
         to_play,
         cfg.seed,
         cfg.concurrency,
         if maxturns > 0 { format!(", turn cap {maxturns}") } else { String::new() }
     );
+    // From here on `total` counts this shard's games (the progress line's
+    // `[done/total]`).
+    let total = shard_games;
 
     let cfg = Arc::new(cfg);
     let ctx = MatchCtx::<G> {
@@ -498,6 +616,13 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
         match_id: mid,
     };
     let stop = AtomicBool::new(false);
+    // The SPRT has decided: start no new pair (the pairs begun finish).
+    let no_new_pairs = AtomicBool::new(false);
+    let decision: Mutex<Option<Decision>> = Mutex::new(None);
+    let shared_sprt = match (&shared, &cfg.sprt) {
+        (Some(f), Some(s)) => Some((f, s, shard)),
+        _ => None,
+    };
     let wall = Instant::now();
     let mut played = 0u64;
     let mut sprt_state = None;
@@ -509,6 +634,7 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
             let tx = tx.clone();
             let (ctx, queue, stop, file_openings) = (&ctx, &queue, &stop, &file_openings);
             let (seat_engines, schedule) = (&seat_engines, &schedule);
+            let (no_new_pairs, decision) = (&no_new_pairs, &decision);
             std::thread::Builder::new()
                 .name(format!("game worker {w}"))
                 .spawn_scoped(scope, move || {
@@ -517,7 +643,7 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
                         if stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        let Some(game) = queue.lock().ok().and_then(|mut q| q.pop_front()) else { break };
+                        let Some(game) = next_game(queue, per_opening, no_new_pairs, shared_sprt, decision) else { break };
                         let slot = schedule.slot(game);
                         let (opening_index, round) = (slot.opening, slot.round);
                         let opening = make_opening::<G>(
@@ -578,11 +704,21 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
                 );
             }
             let _ = std::io::stdout().flush();
-            if let Some(s) = &cfg.sprt {
+            if let Some((folder, s, _)) = shared_sprt {
+                // The SPRT is over all shards (decided by the workers before
+                // each new pair); the progress line shows it from the next
+                // game on, and the folder's warnings are shown here.
+                if let Ok(mut f) = folder.lock() {
+                    tally.all_shards = Some(f.state(s));
+                    for w in f.warnings.drain(..) {
+                        eprintln!("warning: {w}");
+                    }
+                }
+            } else if let Some(s) = &cfg.sprt {
                 let st = s.state(tally.llr(s));
                 if st != SprtState::Continue && sprt_state.is_none() {
                     sprt_state = Some(st);
-                    stop.store(true, Ordering::Relaxed);
+                    no_new_pairs.store(true, Ordering::Relaxed);
                 }
             }
         }
@@ -593,9 +729,42 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
     if let Some(f) = fatal {
         return Err(RunError::Fatal(f));
     }
-    let mut table = tally.table(&cfg);
+    let mut table = tally.table(if shared_sprt.is_some() { None } else { cfg.sprt.as_ref() });
     if let Some(st) = sprt_state {
         table.insert(0, format!("SPRT stopped the match: {}", if st == SprtState::H1 { "H1 accepted" } else { "H0 accepted" }));
+    }
+    if let Some(sh) = cfg.shard {
+        table.insert(0, format!("Shard {sh}: {} of its {total} games recorded", tally.games));
+    }
+    if let Some((folder, s, _)) = shared_sprt {
+        let d = decision.into_inner().ok().flatten();
+        if let Some(d) = &d {
+            table.insert(0, format!("SPRT over all shards stopped this shard: {}", d.text));
+            sprt_state = Some(d.state);
+        }
+        if let Ok(mut f) = folder.lock() {
+            f.refresh();
+            let (games, llr) = f.state(s);
+            let state = match s.state(llr) {
+                SprtState::Continue => "no decision yet",
+                SprtState::H0 => "H0 accepted",
+                SprtState::H1 => "H1 accepted",
+            };
+            table.push(format!(
+                "  All shards in {} now: {games} games, SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{:.2}, {:.2}], {state} (tetrarch match report {} for the table)",
+                cfg.records_dir.as_ref().map_or(String::new(), |d| d.display().to_string()),
+                s.elo0,
+                s.elo1,
+                s.alpha,
+                s.beta,
+                s.lower(),
+                s.upper(),
+                cfg.records_dir.as_ref().map_or(String::new(), |d| d.display().to_string()),
+            ));
+            for w in f.warnings.drain(..) {
+                eprintln!("warning: {w}");
+            }
+        }
     }
     table.push(format!(
         "  Runner: {:.1} s wall, {} CPU (its own threads, not the engines)",

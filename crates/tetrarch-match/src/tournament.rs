@@ -441,6 +441,46 @@ impl TournamentTally {
         v.join(", ")
     }
 
+    /// The figures of [`TournamentTally::table`] as JSON
+    /// (`tetrarch match report --json`): per engine its games, points,
+    /// score, mean rank (free-for-all), Elo relative to the first engine
+    /// (a number, `"+inf"`, `"-inf"` or `null` when no results connect it)
+    /// with its error bar, and the pair table `[wins, losses, draws]`.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let ratings = self.ratings();
+        let engines: Vec<serde_json::Value> = (0..self.names.len())
+            .map(|e| {
+                let g = self.games[e];
+                let (elo, err) = match ratings[e] {
+                    Rating::Reference => (json!(0.0), json!(0.0)),
+                    Rating::Finite(x, err) => (json!(x), if err.is_finite() { json!(err) } else { json!(null) }),
+                    Rating::PlusInf => (json!("+inf"), json!(null)),
+                    Rating::MinusInf => (json!("-inf"), json!(null)),
+                    Rating::Unknown => (json!(null), json!(null)),
+                };
+                json!({
+                    "name": self.names[e],
+                    "games": g,
+                    "points": self.points[e],
+                    "score": if g > 0 { json!(self.points[e] / g as f64) } else { json!(null) },
+                    "mean_rank": if self.free_for_all && g > 0 { json!(self.rank_sum[e] / g as f64) } else { json!(null) },
+                    "elo": elo,
+                    "elo_error": err,
+                })
+            })
+            .collect();
+        let pairs: Vec<Vec<[u64; 3]>> =
+            self.pair.iter().map(|row| row.iter().map(|&(w, l, d)| [w, l, d]).collect()).collect();
+        json!({
+            "kind": "tournament",
+            "tournament": self.kind.word(),
+            "free_for_all": self.free_for_all,
+            "engines": engines,
+            "pairs": pairs,
+        })
+    }
+
     /// The final table.
     pub fn table(&self, total_games: u64) -> Vec<String> {
         let n = self.names.len();
