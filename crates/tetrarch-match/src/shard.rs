@@ -16,9 +16,10 @@
 //! what every `DIR/shard-*.jsonl` gained since its last look (only whole
 //! lines: a line still being written is read next time) and computes the
 //! SPRT over all the games there (each game number once). Once it decides,
-//! the shard writes `DIR/sprt-decision.txt` (atomically: a temporary file
-//! renamed) and starts no new block; the others find the file (or reach the
-//! decision themselves) at their next block. No shard waits for another.
+//! the shard writes `DIR/sprt-decision.txt` (atomically, and only if no
+//! shard did before: the first decision stands) and starts no new block;
+//! the others find the file at their next block. No shard waits for
+//! another.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
@@ -328,19 +329,39 @@ impl SharedFolder {
             sprt.upper(),
             self.tally.games
         );
-        if let Err(e) = self.write_decision(&text, shard) {
-            let msg = format!("cannot write {}: {e} (the other shards decide by themselves)", decision_file(&self.dir).display());
-            if self.warned.insert(msg.clone()) {
-                self.warnings.push(msg);
+        match self.write_decision(&text, shard) {
+            Ok(true) => {}
+            // Another shard decided first: its decision stands.
+            Ok(false) => {
+                if let Ok(Some(d)) = self.decision() {
+                    return Some(d);
+                }
+            }
+            Err(e) => {
+                let msg = format!("cannot write {}: {e} (the other shards decide by themselves)", decision_file(&self.dir).display());
+                if self.warned.insert(msg.clone()) {
+                    self.warnings.push(msg);
+                }
             }
         }
         Some(Decision { state, text })
     }
 
-    fn write_decision(&self, text: &str, shard: Shard) -> std::io::Result<()> {
+    /// Writes the decision file unless it exists (the first decision
+    /// stands): a whole temporary file, then a hard link to the final name,
+    /// which fails if that exists (atomic on local filesystems and NFS).
+    /// `Ok(false)` if another shard's file was there first.
+    fn write_decision(&self, text: &str, shard: Shard) -> std::io::Result<bool> {
         let tmp = self.dir.join(format!(".sprt-decision.{}.{}.tmp", shard.k, std::process::id()));
         std::fs::write(&tmp, format!("match {}\n{text}\n", self.match_id))?;
-        std::fs::rename(&tmp, decision_file(&self.dir))
+        let r = match std::fs::hard_link(&tmp, decision_file(&self.dir)) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+            // A filesystem without hard links: replace (both decisions hold).
+            Err(_) => std::fs::rename(&tmp, decision_file(&self.dir)).map(|_| true),
+        };
+        let _ = std::fs::remove_file(&tmp);
+        r
     }
 
     /// Reads what the shard files gained (bad lines and records of other
@@ -521,9 +542,13 @@ mod tests {
         let d = s.check(&sprt, Shard { k: 2, n: 3 }).unwrap();
         assert_eq!(d.state, SprtState::H1);
         assert!(d.text.contains("over 80 games"), "{}", d.text);
-        // Another shard that has not read the games yet finds the file.
-        let other = SharedFolder::open(&dir, "m", tally()).unwrap();
+        // Another shard that has not read the games yet finds the file; one
+        // that reaches a decision too keeps the first.
+        let mut other = SharedFolder::open(&dir, "m", tally()).unwrap();
         assert_eq!(other.decision().unwrap(), Some(d.clone()));
+        assert!(!other.write_decision("H0 accepted: a later one", Shard { k: 3, n: 3 }).unwrap());
+        assert_eq!(other.check(&sprt, Shard { k: 3, n: 3 }), Some(d.clone()));
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2, "temporary files left");
         // The folder of another match is refused, decision file included.
         std::fs::remove_file(shard_file(&dir, Shard { k: 2, n: 3 })).unwrap();
         let e = SharedFolder::open(&dir, "other", tally()).err().unwrap();
