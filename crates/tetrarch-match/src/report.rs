@@ -120,6 +120,7 @@ fn has_pattern(s: &str) -> bool {
 /// read once.
 pub fn expand(inputs: &[String]) -> Result<Vec<PathBuf>, ReportError> {
     let mut out: Vec<PathBuf> = Vec::new();
+    let mut seen: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
     for input in inputs {
         let mut found: Vec<PathBuf> = Vec::new();
         let path = Path::new(input);
@@ -144,8 +145,7 @@ pub fn expand(inputs: &[String]) -> Result<Vec<PathBuf>, ReportError> {
             found.push(path.to_path_buf());
         }
         for p in found {
-            let same = |q: &PathBuf| q == &p || (q.canonicalize().ok().is_some() && q.canonicalize().ok() == p.canonicalize().ok());
-            if !out.iter().any(same) {
+            if seen.insert(p.canonicalize().unwrap_or_else(|_| p.clone())) {
                 out.push(p);
             }
         }
