@@ -554,6 +554,10 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
         p.shutdown();
         r.map_err(|m| usage(format!("engine {} failed its start: {m}", ecfg.name)))?;
     }
+    // The shards' folder is made once the input has passed every check.
+    if let Some(dir) = &cfg.records_dir {
+        std::fs::create_dir_all(dir).map_err(|e| usage(format!("records folder {}: {e}", dir.display())))?;
+    }
 
     let mut writer = match &cfg.records {
         Some(p) => Some(RecordWriter::open(p).map_err(usage)?),

@@ -181,11 +181,11 @@ pub(crate) struct SharedFolder {
 }
 
 impl SharedFolder {
-    /// Makes the folder if needed and reads every shard file in it: a file
-    /// with a bad line or a record of another match, or a decision file of
-    /// another match, is an error (before any game).
+    /// Reads every shard file in the folder (none if it does not exist yet;
+    /// the runner makes it once the engines have started): a file with a
+    /// bad line or a record of another match, or a decision file of another
+    /// match, is an error (before any game).
     pub(crate) fn open(dir: &Path, match_id: &str, tally: Tally) -> Result<SharedFolder, SharedError> {
-        std::fs::create_dir_all(dir).map_err(|source| SharedError::Dir { dir: dir.to_path_buf(), source })?;
         let mut s = SharedFolder {
             dir: dir.to_path_buf(),
             match_id: match_id.to_string(),
@@ -203,7 +203,11 @@ impl SharedFolder {
     /// Reads what the shard files gained. `strict`: a bad line or a foreign
     /// record is an error; else it is skipped with a warning (once).
     fn read(&mut self, strict: bool) -> Result<(), SharedError> {
-        let list = std::fs::read_dir(&self.dir).map_err(|source| SharedError::Dir { dir: self.dir.clone(), source })?;
+        let list = match std::fs::read_dir(&self.dir) {
+            Ok(l) => l,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(source) => return Err(SharedError::Dir { dir: self.dir.clone(), source }),
+        };
         let mut paths: Vec<PathBuf> = list
             .filter_map(Result::ok)
             .filter(|e| e.file_name().to_str().is_some_and(is_shard_file))
@@ -485,6 +489,10 @@ mod tests {
     fn the_shared_folder_reads_whole_lines_once_and_refuses_other_matches() {
         let dir = std::env::temp_dir().join(format!("tm-shared-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
+        // A folder not made yet: nothing to read, and it is not made.
+        let s = SharedFolder::open(&dir, "m", tally()).unwrap();
+        assert_eq!(s.tally.games, 0);
+        assert!(!dir.exists());
         let line = |g: u64, p: f64| format!("{}\n", record(g, "m", p).to_json());
         // Shard 1 has games 0, 1 and half of game 4's line; shard 2 games 2, 3.
         std::fs::create_dir_all(&dir).unwrap();

@@ -274,6 +274,14 @@ fn a_dead_shard_resumes_and_a_wrong_shard_file_is_refused() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("another match (seed: 9 vs 8)"), "{}", text(&o));
     assert!(!folder.join("shard-2.jsonl").exists());
+    // An engine that does not start: exit 2, and the folder is not made.
+    let new = d.join("never");
+    let mut args = fake_duel(16, 8, &[]);
+    let p = args.iter().position(|a| a.starts_with("cmd=")).unwrap();
+    args[p] = "cmd=/no/such/engine".into();
+    let o = run(&[args, strings(&["--shard", "1/2", "--records-dir", new.to_str().unwrap()])].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(!new.exists());
 }
 
 /// A round-robin of three fakes in two shards: the same games as whole.
