@@ -200,6 +200,18 @@ pub(crate) fn line_tokens<G: Game>(root: &G, opts: &G::Options, actions: &[G::Ac
     v
 }
 
+/// A score from the side to move, as the game's dialect reports it
+/// ([`Game::dialect_score_seat`]: 4pchess's tools read Red/Yellow's side).
+fn dialect_score<G: Game>(root: &G, opts: &G::Options, s: Score) -> Score {
+    match root.dialect_score_seat(opts) {
+        Some(seat) if root.side_of(seat) != root.side_of(root.to_move()) => match s {
+            Score::Cp(x) => Score::Cp(-x),
+            Score::Mate(n) => Score::Mate(-n),
+        },
+        _ => s,
+    }
+}
+
 /// The `info` line of one search report.
 pub(crate) fn info_line<G: Game>(root: &G, opts: &G::Options, info: &Info<G::Action>) -> String {
     let ms = info.time.as_millis();
@@ -209,7 +221,7 @@ pub(crate) fn info_line<G: Game>(root: &G, opts: &G::Options, info: &Info<G::Act
         info.depth,
         info.seldepth,
         info.multipv,
-        score_text(info.score),
+        score_text(dialect_score(root, opts, info.score)),
         info.nodes,
         nps,
         info.hashfull,

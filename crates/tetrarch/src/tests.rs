@@ -708,3 +708,25 @@ fn eval_file_loads_weights_and_refuses_bad_files() {
     assert!(run(&mut e, &cap, "uci").contains(&"option name EvalFile type string default <empty>".to_string()));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// With `Notation` `fen4`, `info` scores are Red/Yellow's, as 4pchess
+/// gives them: Blue to move with Red's Queen gone is good for Blue, bad for
+/// Red/Yellow.
+#[test]
+fn fen4_notation_reports_scores_from_red_and_yellows_side() {
+    let (mut e, cap) = engine("teamchess");
+    let start = tetrarch_core::games::teamchess::START.replace("rRrNrBrQrKrBrNrR r ", "rRrNrB1rKrBrNrR b ");
+    let score = |e: &mut Engine| -> i32 {
+        let v = run(e, &cap, "go depth 2");
+        let l = v.iter().rev().find(|l| l.starts_with("info depth 2 ")).expect("info").clone();
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let i = w.iter().position(|x| *x == "cp").expect("cp");
+        w[i + 1].parse().unwrap()
+    };
+    run(&mut e, &cap, &format!("position fen {start}"));
+    let mover = score(&mut e);
+    assert!(mover > 300, "Blue, to move, is a Queen up: {mover}");
+    run(&mut e, &cap, "setoption name Notation value fen4");
+    let red = score(&mut e);
+    assert!(red < -300, "from Red/Yellow's side: {red}");
+}
