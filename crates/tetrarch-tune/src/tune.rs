@@ -217,7 +217,8 @@ pub struct FitArgs {
     pub batch: usize,
     /// Adam's step size, in weight units (centipawns).
     pub lr: f64,
-    /// L2 pull of each weight towards its starting value, per epoch.
+    /// L2 pull towards the start: `λ/2 · Σ (w − w₀)²` is added to the
+    /// mean loss.
     pub l2: f64,
     /// Fixed `K` (skip its fit).
     pub k: Option<f64>,
@@ -244,7 +245,9 @@ pub struct Epoch {
 
 /// Fits the tunable weights of `start` to `data` with Adam; calls `report`
 /// after every epoch (and with epoch 0 before the first). Returns `K` and
-/// the fitted weights (rounded; untunable ones unchanged).
+/// the weights of the epoch with the lowest held-out loss (rounded;
+/// untunable ones unchanged): once the held-out loss rises the fit learns
+/// the training games, not the game (with no held-out rows, the last).
 pub fn fit(data: &Dataset, start: &Weights, args: &FitArgs, report: &mut dyn FnMut(f64, Epoch)) -> (f64, Weights) {
     let w0: Vec<f64> = start.values.iter().map(|&v| v as f64).collect();
     let k = args.k.unwrap_or_else(|| fit_k(data, &w0));
@@ -255,13 +258,14 @@ pub fn fit(data: &Dataset, start: &Weights, args: &FitArgs, report: &mut dyn FnM
     let mut t = 0i32;
     let mut order = data.train_indices();
     let mut rng = tetrarch_match::openings::Rng(args.seed);
-    report(k, Epoch { epoch: 0, train: data.loss(&w, k, false), held_out: data.loss(&w, k, true) });
+    let first = Epoch { epoch: 0, train: data.loss(&w, k, false), held_out: data.loss(&w, k, true) };
+    report(k, first);
+    let mut best = (first.held_out, w.clone());
     for epoch in 1..=args.epochs {
         // Shuffle (Fisher–Yates, seeded).
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i + 1));
         }
-        let batches = order.len().div_ceil(args.batch.max(1)).max(1);
         for b in order.chunks(args.batch.max(1)) {
             let g = data.gradient(b, &w, k);
             t += 1;
@@ -269,7 +273,7 @@ pub fn fit(data: &Dataset, start: &Weights, args: &FitArgs, report: &mut dyn FnM
                 if !tunable[i] {
                     continue;
                 }
-                let gi = g[i] + args.l2 / batches as f64 * (w[i] - w0[i]);
+                let gi = g[i] + args.l2 * (w[i] - w0[i]);
                 m[i] = b1 * m[i] + (1.0 - b1) * gi;
                 v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
                 let mh = m[i] / (1.0 - b1.powi(t));
@@ -277,8 +281,13 @@ pub fn fit(data: &Dataset, start: &Weights, args: &FitArgs, report: &mut dyn FnM
                 w[i] -= args.lr * mh / (vh.sqrt() + eps);
             }
         }
-        report(k, Epoch { epoch, train: data.loss(&w, k, false), held_out: data.loss(&w, k, true) });
+        let e = Epoch { epoch, train: data.loss(&w, k, false), held_out: data.loss(&w, k, true) };
+        report(k, e);
+        if e.held_out.is_nan() || e.held_out < best.0 {
+            best = (e.held_out, w.clone());
+        }
     }
+    let w = best.1;
     let mut out = start.clone();
     for (i, x) in w.iter().enumerate() {
         if tunable[i] {
