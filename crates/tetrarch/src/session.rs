@@ -417,17 +417,17 @@ impl<G: Game> Session<G> {
         let root = self.pos.clone();
         let out = out.clone();
         let flags = Arc::new(Flags::default());
-        let abort = Arc::clone(&flags);
+        let stop = Arc::clone(&flags);
         Job::spawn(JobKind::Perft, flags, move || {
             let res = catch_unwind(AssertUnwindSafe(|| {
                 if depth == 0 {
                     return Ok((Vec::new(), 1));
                 }
-                let d = match divide_until(&root, depth, actions, &abort.abort) {
+                let d = match divide_until(&root, depth, actions, &stop.stop) {
                     Err(DivideError::TooManyTurns) => {
                         // No table, but the total (perft streams any number).
                         out.line(format!("info string perft: {}; counting the total only", DivideError::TooManyTurns));
-                        let total = perft_until(&mut root.clone(), depth, &abort.abort).ok_or(DivideError::Stopped)?;
+                        let total = perft_until(&mut root.clone(), depth, &stop.stop).ok_or(DivideError::Stopped)?;
                         return Ok((Vec::new(), total));
                     }
                     d => d?,
@@ -477,7 +477,9 @@ impl<G: Game> SearchJob<G> {
             Ok(r) => Some(r),
             Err(p) => {
                 self.out.error(format!("search failed: {}", panic_text(&*p)));
-                *s = Searcher::new(self.hash_mb);
+                // Free the old table before the new one is made.
+                *s = Searcher::new(1);
+                let _ = s.try_resize(self.hash_mb, 1);
                 None
             }
         }
