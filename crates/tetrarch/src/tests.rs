@@ -42,7 +42,7 @@ fn handshake() {
     assert!(v.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
     assert!(v.contains(&"option name Threads type spin default 1 min 1 max 256".to_string()));
     assert!(v.contains(&"option name MultiPV type spin default 1 min 1 max 256".to_string()));
-    assert!(v.contains(&"option name Move Overhead type spin default 10 min 0 max 5000".to_string()));
+    assert!(v.contains(&"option name Move Overhead type spin default 100 min 0 max 5000".to_string()));
     assert!(v.contains(&"option name Clear Hash type button".to_string()));
     assert!(v.contains(&"option name FC_Layout type combo default A var A var B".to_string()));
     // fourchess is a team game: no Strategy.

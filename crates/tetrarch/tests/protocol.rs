@@ -158,7 +158,7 @@ fn handshake_and_options() {
         "option name Hash type spin default 16 min 1 max 65536",
         "option name Threads type spin default 1 min 1 max 256",
         "option name MultiPV type spin default 1 min 1 max 256",
-        "option name Move Overhead type spin default 10 min 0 max 5000",
+        "option name Move Overhead type spin default 100 min 0 max 5000",
         "option name Clear Hash type button",
         "option name FC_Layout type combo default A var A var B",
         "option name FC_LeapOwnPawns type check default false",
