@@ -8,7 +8,8 @@
 //! - [`stats`]: Elo, error bars, LOS, pentanomial, SPRT;
 //! - [`record`], [`json`]: the JSON Lines records; [`pgn`]: PGN-style text;
 //! - [`openings`]: opening files and generated openings; [`games`]: the
-//!   variant dispatch; [`tc`]: time controls and clocks.
+//!   variant dispatch; [`tc`]: time controls and clocks; [`text`]: engine
+//!   text made safe for a terminal and a PGN file.
 //!
 //! The entry point is [`main_with_args`] (exit code 0, 1 for a failure during
 //! the match, 2 for bad input found before the first game).
@@ -28,6 +29,7 @@ pub mod record;
 pub mod runner;
 pub mod stats;
 pub mod tc;
+pub mod text;
 
 pub use config::{parse_args, Config, USAGE};
 pub use record::{read_records, GameRecord};
@@ -60,11 +62,11 @@ pub fn main_with_args(args: &[String]) -> i32 {
     match run(cfg) {
         Ok(_) => 0,
         Err(RunError::Usage(e)) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", text::printable(&e));
             2
         }
         Err(RunError::Fatal(e)) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", text::printable(&e));
             1
         }
     }

@@ -3,6 +3,7 @@
 //! their rounds of four turns).
 
 use crate::record::GameRecord;
+use crate::text::printable;
 
 /// A civil date `YYYY.MM.DD` from seconds since 1970 (UTC).
 pub fn date(secs: u64) -> String {
@@ -20,6 +21,7 @@ pub fn date(secs: u64) -> String {
 }
 
 fn tag(out: &mut String, k: &str, v: &str) {
+    let v = printable(v);
     out.push_str(&format!("[{k} \"{}\"]\n", v.replace('\\', "\\\\").replace('"', "\\\"")));
 }
 
@@ -31,7 +33,7 @@ pub fn write(r: &GameRecord, seat_names: &[&str], two_sided: bool) -> String {
     tag(&mut out, "Event", "tetrarch match");
     tag(&mut out, "Site", "?");
     tag(&mut out, "Date", &date(r.started));
-    tag(&mut out, "Round", &format!("{}.{}", r.opening_index + 1, r.round + 1));
+    tag(&mut out, "Round", &round_of(r));
     for (s, name) in r.seats.iter().enumerate() {
         tag(&mut out, seat_names.get(s).copied().unwrap_or("Seat"), name);
     }
@@ -64,7 +66,7 @@ pub fn write(r: &GameRecord, seat_names: &[&str], two_sided: bool) -> String {
         if i % n == 0 {
             words.push(format!("{}.", i / n + 1));
         }
-        words.push(t.clone());
+        words.push(printable(t).into_owned());
         if i + 1 == r.opening_turns {
             words.push("{end of opening}".into());
         }
@@ -80,7 +82,9 @@ pub fn write(r: &GameRecord, seat_names: &[&str], two_sided: bool) -> String {
             }
         }
     }
-    words.push(format!("{{{}: {}}}", r.result, r.reason));
+    // A comment ends at the first `}`: none may come from the text.
+    let comment = |t: &str| printable(t).replace('}', ")");
+    words.push(format!("{{{}: {}}}", comment(&r.result), comment(&r.reason)));
     words.push(result.to_string());
     let mut line = String::new();
     for w in words {
@@ -97,6 +101,51 @@ pub fn write(r: &GameRecord, seat_names: &[&str], two_sided: bool) -> String {
     out.push_str(&line);
     out.push_str("\n\n");
     out
+}
+
+/// The `Round` tag of a record (`opening.game`, 1-based): it names the
+/// game within its match.
+pub fn round_of(r: &GameRecord) -> String {
+    format!("{}.{}", r.opening_index + 1, r.round + 1)
+}
+
+/// How `--resume` repairs a PGN file written beside the records: keep its
+/// first `keep` bytes (a torn last game, cut by a kill in mid-write, is
+/// dropped) and append `append`, the text of every record whose game the
+/// file lacks (the record is written first, so a kill between the two
+/// writes left the game out of the PGN). `write` gives a record's text.
+pub fn repair(text: &str, records: &[GameRecord], write: impl Fn(&GameRecord) -> String) -> (usize, String) {
+    // Games start with an `[Event ` line.
+    let mut starts: Vec<usize> = text.match_indices("[Event ").map(|(i, _)| i).filter(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n').collect();
+    if starts.first() != Some(&0) {
+        starts.insert(0, 0);
+    }
+    let complete = |g: &str| {
+        g.ends_with("\n\n")
+            && g.trim_end().rsplit([' ', '\n']).next().is_some_and(|w| ["1-0", "0-1", "1/2-1/2", "*"].contains(&w))
+    };
+    let mut keep = text.len();
+    let mut have = std::collections::HashSet::new();
+    for (k, &a) in starts.iter().enumerate() {
+        let b = starts.get(k + 1).copied().unwrap_or(text.len());
+        let g = &text[a..b];
+        if g.is_empty() {
+            continue;
+        }
+        if !complete(g) {
+            if b == text.len() {
+                keep = a; // the torn last game
+            }
+            continue;
+        }
+        if let Some(r) = g.lines().find_map(|l| l.strip_prefix("[Round \"").and_then(|l| l.strip_suffix("\"]"))) {
+            have.insert(r.to_string());
+        }
+    }
+    let mut missing: Vec<&GameRecord> = records.iter().filter(|r| !have.contains(&round_of(r))).collect();
+    missing.sort_by_key(|r| r.game);
+    missing.dedup_by_key(|r| r.game);
+    (keep, missing.into_iter().map(write).collect())
 }
 
 #[cfg(test)]

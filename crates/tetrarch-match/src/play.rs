@@ -21,6 +21,7 @@ use crate::games::{format_of, Format, MatchGame};
 use crate::openings::Opening;
 use crate::record::{Decided, GameRecord};
 use crate::tc::Clock;
+use crate::text::{cut, printable};
 
 /// How long the handshake and `isready` may take.
 pub const HANDSHAKE: Duration = Duration::from_secs(10);
@@ -268,6 +269,19 @@ fn adjudicate<G: MatchGame>(g: &G, cfg: &Config, fmt: Format, scores: &[(Seat, O
     None
 }
 
+/// The turn of an engine's `bestmove` line on `pos`, or why the engine
+/// forfeits (the reason quotes the engine's token, cut short and with its
+/// control characters escaped: it goes to the terminal and the PGN).
+pub fn bestmove_turn<G: MatchGame>(pos: &G, line: &str) -> Result<Vec<G::Action>, String> {
+    let Some(tok) = line.split_whitespace().nth(1) else {
+        return Err("malformed bestmove (no turn)".into());
+    };
+    parse_turn(pos, tok).map_err(|err| {
+        let err = err.to_string();
+        format!("illegal turn `{}`: {}", printable(&cut(tok, 60)), printable(&cut(&err, 200)))
+    })
+}
+
 /// Plays one game and returns its record. Never panics on engine misbehaviour.
 pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) -> GameRecord {
     let cfg = &*ctx.cfg;
@@ -294,7 +308,7 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
     for (s, &key) in keys.iter().enumerate() {
         let e = job.seat_engines[s];
         if let Err(msg) = prepare(slots, key, &cfg.engines[e], ctx.variant, &ctx.engine_options[e], &ctx.log) {
-            end = Some(End::Forfeit(s, format!("engine failed to start: {msg}")));
+            end = Some(End::Forfeit(s, format!("engine failed to start: {}", cut(&printable(&msg), 300))));
             break;
         }
     }
@@ -329,8 +343,13 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
         let e = job.seat_engines[mover];
         let ecfg = &cfg.engines[e];
         let p = slots.procs.get_mut(&keys[mover]).expect("prepared");
-        if p.drain().is_err() {
-            break End::Forfeit(mover, "engine crashed (exited)".into());
+        match p.drain() {
+            Ok(()) => {}
+            Err(WaitError::TooLong) => {
+                p.kill();
+                break End::Forfeit(mover, WaitError::TooLong.reason(0));
+            }
+            Err(_) => break End::Forfeit(mover, "engine crashed (exited)".into()),
         }
         match (&dialect_line, ecfg.proto) {
             (Some(line), Proto::FourPChess) => p.send(&line.position_command()),
@@ -355,13 +374,9 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
         );
         let (t, line) = match answer {
             Ok(x) => x,
-            Err(WaitError::Timeout) => {
+            Err(e) => {
                 p.kill();
-                break End::Forfeit(mover, format!("time forfeit: no bestmove within {limit_ms} ms"));
-            }
-            Err(WaitError::Eof) => {
-                p.kill();
-                break End::Forfeit(mover, "engine crashed (exited while thinking)".into());
+                break End::Forfeit(mover, e.reason(limit_ms));
             }
         };
         let used = t.saturating_duration_since(t0).as_millis() as u64;
@@ -375,16 +390,11 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
                 }
             }
         }
-        let Some(tok) = line.split_whitespace().nth(1) else {
-            p.broken = true;
-            break End::Forfeit(mover, "malformed bestmove (no turn)".into());
-        };
-        let acts = match parse_turn(&pos, tok) {
+        let acts = match bestmove_turn(&pos, &line) {
             Ok(a) => a,
-            Err(err) => {
+            Err(why) => {
                 p.broken = true;
-                let shown: String = tok.chars().take(60).collect();
-                break End::Forfeit(mover, format!("illegal turn `{shown}`: {err}"));
+                break End::Forfeit(mover, why);
             }
         };
         history.push(pos.key());
