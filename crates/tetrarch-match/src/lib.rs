@@ -20,6 +20,7 @@
 pub mod config;
 pub mod dialect;
 pub mod engine;
+pub mod fuzzing;
 pub mod games;
 pub mod json;
 pub mod openings;

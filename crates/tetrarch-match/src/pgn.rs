@@ -73,7 +73,10 @@ pub fn write(r: &GameRecord, seat_names: &[&str], two_sided: bool) -> String {
         if i >= r.opening_turns {
             let k = i - r.opening_turns;
             let score = match r.scores.get(k).copied().flatten() {
-                Some(s) if s.abs() >= 90_000 => format!("{}M{}", if s > 0 { "+" } else { "-" }, 100_000 - s.abs()),
+                // Any i32 (a record read by --resume may hold i32::MIN).
+                Some(s) if s.unsigned_abs() >= 90_000 => {
+                    format!("{}M{}", if s > 0 { "+" } else { "-" }, 100_000 - i64::from(s.unsigned_abs()))
+                }
                 Some(s) => format!("{:+.2}", s as f64 / 100.0),
                 None => "-".into(),
             };
@@ -124,33 +127,49 @@ pub fn repair(text: &str, records: &[GameRecord], write: impl Fn(&GameRecord) ->
         g.ends_with("\n\n")
             && g.trim_end().rsplit([' ', '\n']).next().is_some_and(|w| ["1-0", "0-1", "1/2-1/2", "*"].contains(&w))
     };
+    let chunks: Vec<(usize, &str)> = starts
+        .iter()
+        .enumerate()
+        .map(|(k, &a)| (a, &text[a..starts.get(k + 1).copied().unwrap_or(text.len())]))
+        .filter(|(_, g)| !g.is_empty())
+        .collect();
+    // Torn games at the end (a kill in mid-write) are cut off.
     let mut keep = text.len();
+    for &(a, g) in chunks.iter().rev() {
+        if !g.starts_with("[Event ") || complete(g) {
+            break;
+        }
+        keep = a;
+    }
     let mut have = std::collections::HashSet::new();
-    for (k, &a) in starts.iter().enumerate() {
-        let b = starts.get(k + 1).copied().unwrap_or(text.len());
-        let g = &text[a..b];
-        if g.is_empty() {
-            continue;
-        }
-        if !complete(g) {
-            if b == text.len() {
-                keep = a; // the torn last game
-            }
-            continue;
-        }
+    for &(_, g) in chunks.iter().filter(|(a, g)| *a < keep && g.starts_with("[Event ") && complete(g)) {
         if let Some(r) = g.lines().find_map(|l| l.strip_prefix("[Round \"").and_then(|l| l.strip_suffix("\"]"))) {
             have.insert(r.to_string());
         }
     }
     let mut missing: Vec<&GameRecord> = records.iter().filter(|r| !have.contains(&round_of(r))).collect();
     missing.sort_by_key(|r| r.game);
-    missing.dedup_by_key(|r| r.game);
-    (keep, missing.into_iter().map(write).collect())
+    missing.dedup_by_key(|r| round_of(r));
+    let mut add: String = missing.into_iter().map(write).collect();
+    if !add.is_empty() && keep > 0 && !text[..keep].ends_with('\n') {
+        add.insert(0, '\n'); // a game starts on a line of its own
+    }
+    (keep, add)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Fuzzing (resume_records) found that a record read by `--resume`
+    /// with a score of `i32::MIN` panicked the PGN writer (`abs` overflows).
+    #[test]
+    fn any_score_of_a_record_writes() {
+        let line = r#"{"match":"m","game":0,"opening_index":0,"round":0,"variant":"quattuor","start":"startpos","opening_turns":0,"seats":["A","B"],"seat_engines":[0,1],"result":"draw","reason":"x","decided":"adjudication","culprit":null,"points":[0.5,0.5],"ranks":[1,1],"turns":["a","b","c"],"times_ms":[1,2,3],"scores":[-2147483648,2147483647,-100000],"started":0,"duration_ms":0}"#;
+        let r = crate::record::parse_records(line).unwrap().remove(0);
+        let t = write(&r, &["Red", "Black"], true);
+        assert!(t.contains("{-M-2147383648 0.001s}") && t.contains("{+M-2147383647 0.002s}") && t.contains("{-M0 0.003s}"), "{t}");
+    }
 
     #[test]
     fn dates() {

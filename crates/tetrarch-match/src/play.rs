@@ -278,7 +278,8 @@ pub fn bestmove_turn<G: MatchGame>(pos: &G, line: &str) -> Result<Vec<G::Action>
     };
     parse_turn(pos, tok).map_err(|err| {
         let err = err.to_string();
-        format!("illegal turn `{}`: {}", printable(&cut(tok, 60)), printable(&cut(&err, 200)))
+        // Escaped first, then cut: the cut bounds what is shown.
+        format!("illegal turn `{}`: {}", cut(&printable(tok), 60), cut(&printable(&err), 200))
     })
 }
 
@@ -511,6 +512,23 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Fuzzing (engine_output) found that the reason quoting an engine's
+    /// token was cut before its control characters were escaped, so it
+    /// could be four times the intended length (over 1,000 characters for
+    /// a line of NULs). It is escaped first, then cut.
+    #[test]
+    fn a_forfeit_reason_quoting_an_engine_is_short() {
+        use tetrarch_core::game::Game;
+        use tetrarch_core::games::quadranj::Quadranj;
+        // The input the fuzzer found (its first line), read as the runner reads it.
+        let found: &[u8] = b"bestmove \x1b[2\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\x1b\xf4\xf4\xf4J\xf4]0;xc2,\xf4";
+        let text = String::from_utf8_lossy(found);
+        let line = text.lines().next().unwrap();
+        let qj = Quadranj::startpos(&Quadranj::default_options("quadranj"));
+        let why = bestmove_turn(&qj, line).unwrap_err();
+        assert!(why.chars().count() < 300 && !why.chars().any(char::is_control), "{} {why}", why.chars().count());
+    }
 
     /// A Quadranj royal home: the three others, all still in, share places
     /// 2–4 (1/3 point each); a seat out earlier ranks below them. A Queens &
