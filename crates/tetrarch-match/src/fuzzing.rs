@@ -41,15 +41,23 @@ fn judge<G: MatchGame>(pos: &G, line: &str) {
 /// what reaches the terminal or the PGN has no control character.
 pub fn engine_output(data: &[u8]) {
     let max = 512;
-    let fc = FourChess::startpos(&FourChess::default_options("fourchess"));
-    let qj = Quadranj::startpos(&Quadranj::default_options("quadranj"));
-    let qk = QueensKings::startpos(&QueensKings::default_options("queenskings9-duel"));
-    let qr = Quattuor::from_setup(
-        &[&Quattuor::propose_setup(&Quattuor::default_options("quattuor"), 0, 1).unwrap_or_default(),
-          &Quattuor::propose_setup(&Quattuor::default_options("quattuor"), 1, 1).unwrap_or_default()],
-        &Quattuor::default_options("quattuor"),
-    )
-    .ok();
+    thread_local! {
+        // The start positions, made once (a fuzz target runs millions of inputs).
+        static POS: (FourChess, Quadranj, QueensKings, Option<Quattuor>) = {
+            let qo = Quattuor::default_options("quattuor");
+            let s = |seat| Quattuor::propose_setup(&qo, seat, 1).unwrap_or_default();
+            (
+                FourChess::startpos(&FourChess::default_options("fourchess")),
+                Quadranj::startpos(&Quadranj::default_options("quadranj")),
+                QueensKings::startpos(&QueensKings::default_options("queenskings9-duel")),
+                Quattuor::from_setup(&[&s(0), &s(1)], &qo).ok(),
+            )
+        };
+    }
+    POS.with(|(fc, qj, qk, qr)| read_engine_output(data, max, fc, qj, qk, qr.as_ref()));
+}
+
+fn read_engine_output(data: &[u8], max: usize, fc: &FourChess, qj: &Quadranj, qk: &QueensKings, qr: Option<&Quattuor>) {
     // A small buffer: lines cross its edges.
     let mut r = BufReader::with_capacity(16, data);
     let mut buf = Vec::new();
@@ -74,10 +82,10 @@ pub fn engine_output(data: &[u8]) {
         let _ = info_depth(l);
         assert!(no_control(&printable(l)));
         if l.split_whitespace().next() == Some("bestmove") {
-            judge(&fc, l);
-            judge(&qj, l);
-            judge(&qk, l);
-            if let Some(q) = &qr {
+            judge(fc, l);
+            judge(qj, l);
+            judge(qk, l);
+            if let Some(q) = qr {
                 judge(q, l);
             }
         }
