@@ -109,7 +109,8 @@ pub fn write(r: &GameRecord, seat_names: &[&str], two_sided: bool) -> String {
 /// The `Round` tag of a record (`opening.game`, 1-based): it names the
 /// game within its match.
 pub fn round_of(r: &GameRecord) -> String {
-    format!("{}.{}", r.opening_index + 1, r.round + 1)
+    // Wide enough for any numbers a records file may hold.
+    format!("{}.{}", u128::from(r.opening_index) + 1, u64::from(r.round) + 1)
 }
 
 /// How `--resume` repairs a PGN file written beside the records: keep its
@@ -169,6 +170,16 @@ mod tests {
         let r = crate::record::parse_records(line).unwrap().remove(0);
         let t = write(&r, &["Red", "Black"], true);
         assert!(t.contains("{-M-2147383648 0.001s}") && t.contains("{+M-2147383647 0.002s}") && t.contains("{-M0 0.003s}"), "{t}");
+    }
+
+    /// Fuzzing (resume_records) found that a record with the largest game
+    /// numbers (`opening_index` 2^64-1) overflowed the `Round` tag.
+    #[test]
+    fn any_game_number_of_a_record_writes() {
+        let line = r#"{"match":"m","game":18446744073709551615,"opening_index":18446744073709551615,"round":4294967295,"variant":"quattuor","start":"startpos","opening_turns":0,"seats":["A","B"],"seat_engines":[0,1],"result":"draw","reason":"x","decided":"adjudication","culprit":null,"points":[0.5,0.5],"ranks":[1,1],"turns":[],"times_ms":[],"scores":[],"started":0,"duration_ms":0}"#;
+        let r = crate::record::parse_records(line).unwrap().remove(0);
+        assert_eq!(round_of(&r), "18446744073709551616.4294967296");
+        assert!(write(&r, &["Red", "Black"], true).contains("[Round \"18446744073709551616.4294967296\"]"));
     }
 
     #[test]
