@@ -10,7 +10,8 @@
 //!   the schedule, the tables, the Elo fit;
 //! - [`record`], [`json`]: the JSON Lines records; [`pgn`]: PGN-style text;
 //! - [`openings`]: opening files and generated openings; [`games`]: the
-//!   variant dispatch; [`tc`]: time controls and clocks.
+//!   variant dispatch; [`tc`]: time controls and clocks; [`text`]: engine
+//!   text made safe for a terminal and a PGN file.
 //!
 //! The entry point is [`main_with_args`] (exit code 0, 1 for a failure during
 //! the match, 2 for bad input found before the first game).
@@ -21,6 +22,7 @@
 pub mod config;
 pub mod dialect;
 pub mod engine;
+pub mod fuzzing;
 pub mod games;
 pub mod json;
 pub mod openings;
@@ -31,6 +33,7 @@ pub mod runner;
 pub mod stats;
 pub mod tc;
 pub mod tournament;
+pub mod text;
 
 pub use config::{parse_args, Config, USAGE};
 pub use record::{read_records, GameRecord};
@@ -63,11 +66,11 @@ pub fn main_with_args(args: &[String]) -> i32 {
     match run(cfg) {
         Ok(_) => 0,
         Err(RunError::Usage(e)) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", text::printable(&e));
             2
         }
         Err(RunError::Fatal(e)) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", text::printable(&e));
             1
         }
     }

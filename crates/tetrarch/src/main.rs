@@ -90,6 +90,11 @@ enum Command {
         /// The variant the page starts with.
         #[arg(long, default_value = tetrarch::DEFAULT_VARIANT)]
         variant: String,
+        /// Serve without an access token (any local user or program can then
+        /// drive the page); by default the printed address carries a random
+        /// one, as Jupyter's does.
+        #[arg(long)]
+        no_token: bool,
     },
     /// Plays self-play games at a fixed node budget and writes their quiet
     /// positions with the games' results (JSON Lines, docs/tuning.md).
@@ -238,15 +243,19 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Some(Command::Gui { port, variant }) => {
+        Some(Command::Gui { port, variant, no_token }) => {
             if tetrarch::with_variant(&variant, tetrarch::gui::rules::FactsOf).is_none() {
                 eprintln!("error: unknown variant `{variant}` (known: {})", tetrarch::variants().join(", "));
                 return ExitCode::from(2);
             }
             match tetrarch::gui::bind(port) {
                 Ok((listener, url)) => {
-                    println!("{url}");
-                    match tetrarch::gui::serve(listener, &variant) {
+                    let token = (!no_token).then(tetrarch::gui::new_token);
+                    match &token {
+                        Some(t) => println!("{url}?token={t}"),
+                        None => println!("{url}"),
+                    }
+                    match tetrarch::gui::serve(listener, &variant, token) {
                         Ok(()) => ExitCode::SUCCESS,
                         Err(e) => {
                             eprintln!("error: {e}");

@@ -26,6 +26,16 @@ pub fn default_strategy(variant: &str) -> &'static str {
 
 /// The largest `TurnCap`.
 pub const TURN_CAP_MAX: i64 = 1_000_000;
+/// The default `Move Overhead` (ms): the time a search leaves unused for
+/// what happens outside it (the GUI or runner writing `position` and `go`,
+/// the engine reading and replaying them, starting the search thread,
+/// printing `bestmove`, the other side reading it, and the scheduler on a
+/// busy machine). Measured in issue 26: at `tc=1+0.01` with two games at
+/// once, a search given 1 ms took 12 ms from `go` to `bestmove` at the
+/// median and up to 98 ms while builds shared the two cores; with 10 ms the
+/// clock ran down to the increment and such a delay went straight into the
+/// runner's 100 ms margin (docs/reliability.md).
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 100;
 
 /// Settings that belong to the engine, not to a game: they survive a change
 /// of variant.
@@ -64,7 +74,7 @@ impl Default for Settings {
             hash_mb: 16,
             threads: 1,
             multipv: 1,
-            move_overhead_ms: 10,
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             strategy: None,
             setup_seed: 0,
             turn_cap: 0,
@@ -138,7 +148,7 @@ impl Generic {
             Generic::Hash => OptionKind::Spin { default: 16, min: 1, max: 65536 },
             Generic::Threads => OptionKind::Spin { default: 1, min: 1, max: 256 },
             Generic::MultiPv => OptionKind::Spin { default: 1, min: 1, max: 256 },
-            Generic::MoveOverhead => OptionKind::Spin { default: 10, min: 0, max: 5000 },
+            Generic::MoveOverhead => OptionKind::Spin { default: DEFAULT_MOVE_OVERHEAD_MS as i64, min: 0, max: 5000 },
             Generic::ClearHash => return None,
             Generic::Strategy => OptionKind::Combo(strategies(variant)),
             Generic::SetupSeed => OptionKind::Spin { default: 0, min: 0, max: 2_147_483_647 },
