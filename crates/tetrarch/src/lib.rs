@@ -432,7 +432,7 @@ impl Engine {
 /// `go` without a depth or node limit) are skipped, and every search is
 /// joined before the next line, so the result is a function of the input
 /// (but for the times and speeds in `info` lines). The engine starts with a
-/// 1 MiB hash table (making and clearing the default 16 MiB for every input
+/// 1 MiB hash table (making and clearing the default 64 MiB for every input
 /// slowed the fuzz target down).
 pub fn run_script(input: &str) -> Vec<String> {
     let (out, cap) = Out::buffer();

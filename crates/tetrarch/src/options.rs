@@ -26,6 +26,11 @@ pub fn default_strategy(variant: &str) -> &'static str {
 
 /// The largest `TurnCap`.
 pub const TURN_CAP_MAX: i64 = 1_000_000;
+/// The default `Hash` (MiB): a table of 4 M entries. At 16 MiB (1 M
+/// entries) a teamchess search filled it within one move of 2 s (860 k
+/// nodes/s; `hashfull 939` after 3.7 s, issue 23).
+pub const DEFAULT_HASH_MB: usize = 64;
+
 /// The default `Move Overhead` (ms): the time a search leaves unused for
 /// what happens outside it (the GUI or runner writing `position` and `go`,
 /// the engine reading and replaying them, starting the search thread,
@@ -71,7 +76,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            hash_mb: 16,
+            hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             multipv: 1,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
@@ -145,7 +150,7 @@ impl Generic {
     /// `Strategy`'s default depends on the variant.
     pub fn kind(self, variant: &str) -> Option<OptionKind> {
         Some(match self {
-            Generic::Hash => OptionKind::Spin { default: 16, min: 1, max: 65536 },
+            Generic::Hash => OptionKind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: 65536 },
             Generic::Threads => OptionKind::Spin { default: 1, min: 1, max: 256 },
             Generic::MultiPv => OptionKind::Spin { default: 1, min: 1, max: 256 },
             Generic::MoveOverhead => OptionKind::Spin { default: DEFAULT_MOVE_OVERHEAD_MS as i64, min: 0, max: 5000 },
@@ -286,7 +291,7 @@ mod tests {
     fn lines() {
         assert_eq!(
             option_line("Hash", Generic::Hash.kind("fourchess").as_ref()),
-            "option name Hash type spin default 16 min 1 max 65536"
+            "option name Hash type spin default 64 min 1 max 65536"
         );
         assert_eq!(option_line("Clear Hash", None), "option name Clear Hash type button");
         let line = |v| option_line("Strategy", Generic::Strategy.kind(v).as_ref());

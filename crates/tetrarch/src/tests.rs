@@ -39,7 +39,7 @@ fn handshake() {
     assert!(v[1].starts_with("id author "));
     assert_eq!(v.last().unwrap(), "uciok");
     assert!(v.iter().any(|l| l.starts_with("option name UCI_Variant type combo default fourchess var fourchess")));
-    assert!(v.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
+    assert!(v.contains(&"option name Hash type spin default 64 min 1 max 65536".to_string()));
     assert!(v.contains(&"option name Threads type spin default 1 min 1 max 256".to_string()));
     assert!(v.contains(&"option name MultiPV type spin default 1 min 1 max 256".to_string()));
     assert!(v.contains(&"option name Move Overhead type spin default 100 min 0 max 5000".to_string()));

@@ -167,7 +167,7 @@ fn handshake_and_options() {
     assert!(v[0].starts_with("id name Tetrarch "), "{v:?}");
     assert!(v[1].starts_with("id author "), "{v:?}");
     for want in [
-        "option name Hash type spin default 16 min 1 max 65536",
+        "option name Hash type spin default 64 min 1 max 65536",
         "option name Threads type spin default 1 min 1 max 256",
         "option name MultiPV type spin default 1 min 1 max 256",
         "option name Move Overhead type spin default 100 min 0 max 5000",
