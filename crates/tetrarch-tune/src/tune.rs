@@ -224,11 +224,14 @@ pub struct FitArgs {
     pub k: Option<f64>,
     /// Seed of the mini-batch order.
     pub seed: u64,
+    /// Weights left as they start: names, or prefixes ending in `.`
+    /// (`pst.` freezes every piece-square table).
+    pub freeze: Vec<String>,
 }
 
 impl Default for FitArgs {
     fn default() -> Self {
-        FitArgs { epochs: 30, batch: 16384, lr: 1.0, l2: 0.0, k: None, seed: 1 }
+        FitArgs { epochs: 30, batch: 16384, lr: 1.0, l2: 0.0, k: None, seed: 1, freeze: Vec::new() }
     }
 }
 
@@ -251,7 +254,13 @@ pub struct Epoch {
 pub fn fit(data: &Dataset, start: &Weights, args: &FitArgs, report: &mut dyn FnMut(f64, Epoch)) -> (f64, Weights) {
     let w0: Vec<f64> = start.values.iter().map(|&v| v as f64).collect();
     let k = args.k.unwrap_or_else(|| fit_k(data, &w0));
-    let tunable: Vec<bool> = (0..w0.len()).map(|i| start.table.tunable(i)).collect();
+    let tunable: Vec<bool> = (0..w0.len())
+        .map(|i| {
+            let name = start.table.name_of(i);
+            start.table.tunable(i)
+                && !args.freeze.iter().any(|f| if f.ends_with('.') { name.starts_with(f.as_str()) } else { name == *f })
+        })
+        .collect();
     let mut w = w0.clone();
     let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
@@ -377,6 +386,11 @@ mod tests {
             assert!((g as f64 - t).abs() <= tolerance * t.abs().max(20.0), "weight {i}: {:?} against {truth:?}", got.values);
         }
         assert_eq!(got.values[5], 40, "a fixed weight is not tuned");
+        // Frozen by prefix: the table stays at its start, the rest moves.
+        let frozen = FitArgs { freeze: vec!["y.".into()], ..args };
+        let (_, f) = fit(&data, &start, &frozen, &mut |_, _| {});
+        assert_eq!(&f.values[2..5], &[0, 0, 0]);
+        assert_ne!(f.values[0], 0);
     }
 
     #[test]

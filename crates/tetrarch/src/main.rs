@@ -173,6 +173,10 @@ enum Command {
         /// Use this K instead of fitting it.
         #[arg(long)]
         k: Option<f64>,
+        /// Leave these weights as they start: names, or prefixes ending in
+        /// `.` (`--freeze pst.`), comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        freeze: Vec<String>,
     },
     /// Searches the built-in positions of every game to a fixed depth with one
     /// thread; the last line is `<nodes> nodes <nps> nps`.
@@ -321,9 +325,9 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Tune { variant, data, out, start, epochs, batch, lr, l2, k }) => {
+        Some(Command::Tune { variant, data, out, start, epochs, batch, lr, l2, k, freeze }) => {
             let command = std::env::args().collect::<Vec<_>>().join(" ");
-            let fit = tetrarch_tune::tune::FitArgs { epochs, batch: batch.max(1), lr, l2, k, seed: 1 };
+            let fit = tetrarch_tune::tune::FitArgs { epochs, batch: batch.max(1), lr, l2, k, seed: 1, freeze };
             let args = tetrarch_tune::TuneArgs { variant, data, out, start, fit, command };
             match tetrarch_tune::tune_main(&args, &mut |l| println!("{l}")) {
                 Ok(()) => ExitCode::SUCCESS,
