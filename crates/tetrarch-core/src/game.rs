@@ -387,6 +387,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn dialect_turn(&self, _opts: &Self::Options, _actions: &[Self::Action]) -> Option<String> {
         None
     }
+    /// In a protocol dialect that an option selects, the seat whose side
+    /// `info` scores are given for (4pchess reports them from Red/Yellow's
+    /// side, whoever is to move), or `None`: from the side to move.
+    fn dialect_score_seat(&self, _opts: &Self::Options) -> Option<Seat> {
+        None
+    }
     /// Seat letters of a clock dialect (`go rtime … btime … ytime … gtime …`
     /// in `teamchess`), if the game has one.
     const CLOCK_LETTERS: Option<[&'static str; 4]> = None;

@@ -1,10 +1,21 @@
 //! An engine process: spawned from its configuration, talked to through a
 //! writer thread (so a process that stops reading never blocks the runner)
 //! and a reader thread that time-stamps every line it prints.
+//!
+//! Bounds: a line is at most [`MAX_LINE`] bytes (past it the reader stops
+//! and reports [`Event::TooLong`]: the engine forfeits), and at most
+//! [`QUEUE`] lines wait for the runner (the reader then waits, and so does
+//! the engine writing), so an engine cannot grow the runner's memory.
+//!
+//! Each engine runs in its own process group (`process_group(0)`), and
+//! ending it kills the whole group (`killpg`, through the `nix` crate's safe
+//! wrapper): an engine started through a shell script without `exec`, or
+//! one that starts helpers, leaves nothing behind.
 
 use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -29,6 +40,12 @@ impl Log {
     }
 }
 
+/// The longest line an engine may print (1 MiB, line end included).
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Lines read from an engine that may wait for the runner at once.
+pub const QUEUE: usize = 256;
+
 /// What the reader thread sends.
 #[derive(Debug)]
 pub enum Event {
@@ -36,6 +53,8 @@ pub enum Event {
     Line(Instant, String),
     /// Standard output closed: the process ended.
     Eof,
+    /// A line longer than [`MAX_LINE`]: nothing more is read.
+    TooLong,
 }
 
 /// Why waiting for an answer failed.
@@ -45,6 +64,72 @@ pub enum WaitError {
     Timeout,
     /// The process ended (or closed its output).
     Eof,
+    /// The engine printed a line longer than [`MAX_LINE`].
+    TooLong,
+}
+
+impl WaitError {
+    /// The forfeit reason for an engine that failed this way while thinking.
+    pub fn reason(&self, limit_ms: u64) -> String {
+        match self {
+            WaitError::Timeout => format!("time forfeit: no bestmove within {limit_ms} ms"),
+            WaitError::Eof => "engine crashed (exited while thinking)".into(),
+            WaitError::TooLong => format!("engine wrote a line longer than {} MiB", MAX_LINE >> 20),
+        }
+    }
+}
+
+/// One line read by [`read_line_capped`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineRead {
+    /// A line (the last one of the input may lack its line end).
+    Line,
+    /// The end of the input, nothing read.
+    Eof,
+    /// More than `max` bytes without a line end; `buf` holds the first
+    /// bytes, the rest of the line is still unread.
+    TooLong,
+}
+
+/// Reads one line into `buf` (cleared first, line end kept), reading at
+/// most `max` bytes of it: memory stays bounded whatever the input.
+pub fn read_line_capped(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<LineRead> {
+    buf.clear();
+    loop {
+        let avail = match r.fill_buf() {
+            Ok(a) => a,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(if buf.is_empty() { LineRead::Eof } else { LineRead::Line });
+        }
+        let (take, done) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (avail.len(), false),
+        };
+        if buf.len() + take > max {
+            let room = max - buf.len();
+            buf.extend_from_slice(&avail[..room]);
+            r.consume(room);
+            return Ok(LineRead::TooLong);
+        }
+        buf.extend_from_slice(&avail[..take]);
+        r.consume(take);
+        if done {
+            return Ok(LineRead::Line);
+        }
+    }
+}
+
+/// Kills every process of the group `pgid` (an engine and whatever it
+/// started); an empty group is not an error.
+fn kill_group(pgid: u32) {
+    if let Ok(id) = i32::try_from(pgid) {
+        if id > 0 {
+            let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(id), nix::sys::signal::Signal::SIGKILL);
+        }
+    }
 }
 
 /// A running engine.
@@ -57,6 +142,10 @@ pub struct EngineProc {
     log: Option<Arc<Log>>,
     /// Set once the process has ended or misbehaved: it is not used again.
     pub broken: bool,
+    /// Its process group (its pid: it leads a group of its own).
+    pgid: u32,
+    /// The group was killed (never again: its id may be reused later).
+    ended: bool,
     /// Games played by this process.
     pub games: u32,
 }
@@ -66,6 +155,9 @@ impl EngineProc {
     pub fn spawn(cfg: &EngineConfig, log: Option<Arc<Log>>) -> Result<EngineProc, String> {
         let mut cmd = Command::new(&cfg.cmd);
         cmd.args(&cfg.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        // Its own process group (the group id is the child's pid), so that
+        // ending the engine ends whatever it started too.
+        cmd.process_group(0);
         if let Some(d) = &cfg.dir {
             cmd.current_dir(d);
         }
@@ -73,7 +165,7 @@ impl EngineProc {
         let label = format!("{}#{}", cfg.name, child.id());
         let stdout = child.stdout.take().expect("piped stdout");
         let mut stdin = child.stdin.take().expect("piped stdin");
-        let (etx, rx) = mpsc::channel();
+        let (etx, rx): (SyncSender<Event>, _) = mpsc::sync_channel(QUEUE);
         let rlog = log.clone();
         let rlabel = label.clone();
         std::thread::Builder::new()
@@ -82,10 +174,16 @@ impl EngineProc {
                 let mut r = BufReader::new(stdout);
                 let mut buf = Vec::new();
                 loop {
-                    buf.clear();
-                    match r.read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {}
+                    match read_line_capped(&mut r, &mut buf, MAX_LINE) {
+                        Ok(LineRead::Line) => {}
+                        Ok(LineRead::TooLong) => {
+                            if let Some(l) = &rlog {
+                                l.line(&rlabel, '>', &format!("[a line longer than {MAX_LINE} bytes]"));
+                            }
+                            let _ = etx.send(Event::TooLong);
+                            return;
+                        }
+                        Ok(LineRead::Eof) | Err(_) => break,
                     }
                     let now = Instant::now();
                     let s = String::from_utf8_lossy(&buf);
@@ -116,7 +214,8 @@ impl EngineProc {
                 }
             })
             .map_err(|e| format!("cannot start a writer thread: {e}"))?;
-        Ok(EngineProc { child, tx: Some(tx), rx, label, log, broken: false, games: 0 })
+        let pgid = child.id();
+        Ok(EngineProc { child, tx: Some(tx), rx, label, log, broken: false, games: 0, pgid, ended: false })
     }
 
     /// Queues a line for the engine (never blocks).
@@ -150,6 +249,10 @@ impl EngineProc {
                     self.broken = true;
                     return Err(WaitError::Eof);
                 }
+                Ok(Event::TooLong) => {
+                    self.broken = true;
+                    return Err(WaitError::TooLong);
+                }
                 Err(RecvTimeoutError::Timeout) => return Err(WaitError::Timeout),
             }
         }
@@ -163,6 +266,10 @@ impl EngineProc {
                 Ok(Event::Eof) | Err(mpsc::TryRecvError::Disconnected) => {
                     self.broken = true;
                     return Err(WaitError::Eof);
+                }
+                Ok(Event::TooLong) => {
+                    self.broken = true;
+                    return Err(WaitError::TooLong);
                 }
                 Err(mpsc::TryRecvError::Empty) => return Ok(()),
             }
@@ -186,6 +293,7 @@ impl EngineProc {
             Ok(_) => Ok(errors),
             Err(WaitError::Timeout) => Err(format!("{}: no readyok within {} ms", self.label, timeout.as_millis())),
             Err(WaitError::Eof) => Err(format!("{}: the engine exited", self.label)),
+            Err(e @ WaitError::TooLong) => Err(format!("{}: {}", self.label, e.reason(0))),
         }
     }
 
@@ -199,6 +307,7 @@ impl EngineProc {
             Ok(_) => {}
             Err(WaitError::Timeout) => return Err(format!("{}: no uciok within {} ms", self.label, timeout.as_millis())),
             Err(WaitError::Eof) => return Err(format!("{}: the engine exited during the handshake", self.label)),
+            Err(e @ WaitError::TooLong) => return Err(format!("{}: {}", self.label, e.reason(0))),
         }
         if send_variant {
             self.send(&format!("setoption name UCI_Variant value {variant}"));
@@ -213,13 +322,15 @@ impl EngineProc {
         Ok(())
     }
 
-    /// Ends the process: `quit`, a short wait, then kill.
+    /// Ends the process: `quit`, a short wait, then kill; whatever is left
+    /// of its process group is killed either way.
     pub fn shutdown(&mut self) {
         self.send("quit");
         self.tx = None; // closes its standard input
         let until = Instant::now() + Duration::from_millis(300);
         while Instant::now() < until {
             if let Ok(Some(_)) = self.child.try_wait() {
+                self.end_group();
                 return;
             }
             std::thread::sleep(Duration::from_millis(5));
@@ -227,12 +338,21 @@ impl EngineProc {
         self.kill();
     }
 
-    /// Kills the process at once.
+    /// Kills the process and its process group at once.
     pub fn kill(&mut self) {
         self.tx = None;
+        self.end_group();
         let _ = self.child.kill();
         let _ = self.child.wait();
         self.broken = true;
+    }
+
+    /// Kills what is left of the process group, once.
+    fn end_group(&mut self) {
+        if !self.ended {
+            self.ended = true;
+            kill_group(self.pgid);
+        }
     }
 
     /// The log, if any.
@@ -249,6 +369,8 @@ impl Drop for EngineProc {
             } else {
                 self.shutdown();
             }
+        } else {
+            self.end_group();
         }
     }
 }

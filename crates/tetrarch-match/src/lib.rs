@@ -13,7 +13,8 @@
 //!   [`report`]: `tetrarch match report`, one table over records files;
 //!   [`identity`]: the match fingerprint the records carry;
 //! - [`openings`]: opening files and generated openings; [`games`]: the
-//!   variant dispatch; [`tc`]: time controls and clocks.
+//!   variant dispatch; [`tc`]: time controls and clocks; [`text`]: engine
+//!   text made safe for a terminal and a PGN file.
 //!
 //! The entry point is [`main_with_args`] (exit code 0, 1 for a failure during
 //! the match, 2 for bad input found before the first game).
@@ -24,6 +25,7 @@
 pub mod config;
 pub mod dialect;
 pub mod engine;
+pub mod fuzzing;
 pub mod games;
 pub mod identity;
 pub mod json;
@@ -37,6 +39,7 @@ pub mod shard;
 pub mod stats;
 pub mod tc;
 pub mod tournament;
+pub mod text;
 
 pub use config::{parse_args, Config, USAGE};
 pub use record::{read_records, GameRecord};
@@ -72,11 +75,11 @@ pub fn main_with_args(args: &[String]) -> i32 {
     match run(cfg) {
         Ok(_) => 0,
         Err(RunError::Usage(e)) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", text::printable(&e));
             2
         }
         Err(RunError::Fatal(e)) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", text::printable(&e));
             1
         }
     }

@@ -3,6 +3,7 @@
 //! their rounds of four turns).
 
 use crate::record::GameRecord;
+use crate::text::printable;
 
 /// A civil date `YYYY.MM.DD` from seconds since 1970 (UTC).
 pub fn date(secs: u64) -> String {
@@ -20,6 +21,7 @@ pub fn date(secs: u64) -> String {
 }
 
 fn tag(out: &mut String, k: &str, v: &str) {
+    let v = printable(v);
     out.push_str(&format!("[{k} \"{}\"]\n", v.replace('\\', "\\\\").replace('"', "\\\"")));
 }
 
@@ -31,7 +33,7 @@ pub fn write(r: &GameRecord, seat_names: &[&str], two_sided: bool) -> String {
     tag(&mut out, "Event", "tetrarch match");
     tag(&mut out, "Site", "?");
     tag(&mut out, "Date", &date(r.started));
-    tag(&mut out, "Round", &format!("{}.{}", r.opening_index + 1, r.round + 1));
+    tag(&mut out, "Round", &round_of(r));
     for (s, name) in r.seats.iter().enumerate() {
         tag(&mut out, seat_names.get(s).copied().unwrap_or("Seat"), name);
     }
@@ -64,14 +66,17 @@ pub fn write(r: &GameRecord, seat_names: &[&str], two_sided: bool) -> String {
         if i % n == 0 {
             words.push(format!("{}.", i / n + 1));
         }
-        words.push(t.clone());
+        words.push(printable(t).into_owned());
         if i + 1 == r.opening_turns {
             words.push("{end of opening}".into());
         }
         if i >= r.opening_turns {
             let k = i - r.opening_turns;
             let score = match r.scores.get(k).copied().flatten() {
-                Some(s) if s.abs() >= 90_000 => format!("{}M{}", if s > 0 { "+" } else { "-" }, 100_000 - s.abs()),
+                // Any i32 (a record read by --resume may hold i32::MIN).
+                Some(s) if s.unsigned_abs() >= 90_000 => {
+                    format!("{}M{}", if s > 0 { "+" } else { "-" }, 100_000 - i64::from(s.unsigned_abs()))
+                }
                 Some(s) => format!("{:+.2}", s as f64 / 100.0),
                 None => "-".into(),
             };
@@ -80,7 +85,9 @@ pub fn write(r: &GameRecord, seat_names: &[&str], two_sided: bool) -> String {
             }
         }
     }
-    words.push(format!("{{{}: {}}}", r.result, r.reason));
+    // A comment ends at the first `}`: none may come from the text.
+    let comment = |t: &str| printable(t).replace('}', ")");
+    words.push(format!("{{{}: {}}}", comment(&r.result), comment(&r.reason)));
     words.push(result.to_string());
     let mut line = String::new();
     for w in words {
@@ -99,9 +106,81 @@ pub fn write(r: &GameRecord, seat_names: &[&str], two_sided: bool) -> String {
     out
 }
 
+/// The `Round` tag of a record (`opening.game`, 1-based): it names the
+/// game within its match.
+pub fn round_of(r: &GameRecord) -> String {
+    // Wide enough for any numbers a records file may hold.
+    format!("{}.{}", u128::from(r.opening_index) + 1, u64::from(r.round) + 1)
+}
+
+/// How `--resume` repairs a PGN file written beside the records: keep its
+/// first `keep` bytes (a torn last game, cut by a kill in mid-write, is
+/// dropped) and append `append`, the text of every record whose game the
+/// file lacks (the record is written first, so a kill between the two
+/// writes left the game out of the PGN). `write` gives a record's text.
+pub fn repair(text: &str, records: &[GameRecord], write: impl Fn(&GameRecord) -> String) -> (usize, String) {
+    // Games start with an `[Event ` line.
+    let mut starts: Vec<usize> = text.match_indices("[Event ").map(|(i, _)| i).filter(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n').collect();
+    if starts.first() != Some(&0) {
+        starts.insert(0, 0);
+    }
+    let complete = |g: &str| {
+        g.ends_with("\n\n")
+            && g.trim_end().rsplit([' ', '\n']).next().is_some_and(|w| ["1-0", "0-1", "1/2-1/2", "*"].contains(&w))
+    };
+    let chunks: Vec<(usize, &str)> = starts
+        .iter()
+        .enumerate()
+        .map(|(k, &a)| (a, &text[a..starts.get(k + 1).copied().unwrap_or(text.len())]))
+        .filter(|(_, g)| !g.is_empty())
+        .collect();
+    // Torn games at the end (a kill in mid-write) are cut off.
+    let mut keep = text.len();
+    for &(a, g) in chunks.iter().rev() {
+        if !g.starts_with("[Event ") || complete(g) {
+            break;
+        }
+        keep = a;
+    }
+    let mut have = std::collections::HashSet::new();
+    for &(_, g) in chunks.iter().filter(|(a, g)| *a < keep && g.starts_with("[Event ") && complete(g)) {
+        if let Some(r) = g.lines().find_map(|l| l.strip_prefix("[Round \"").and_then(|l| l.strip_suffix("\"]"))) {
+            have.insert(r.to_string());
+        }
+    }
+    let mut missing: Vec<&GameRecord> = records.iter().filter(|r| !have.contains(&round_of(r))).collect();
+    missing.sort_by_key(|r| r.game);
+    missing.dedup_by_key(|r| round_of(r));
+    let mut add: String = missing.into_iter().map(write).collect();
+    if !add.is_empty() && keep > 0 && !text[..keep].ends_with('\n') {
+        add.insert(0, '\n'); // a game starts on a line of its own
+    }
+    (keep, add)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Fuzzing (resume_records) found that a record read by `--resume`
+    /// with a score of `i32::MIN` panicked the PGN writer (`abs` overflows).
+    #[test]
+    fn any_score_of_a_record_writes() {
+        let line = r#"{"match":"m","game":0,"opening_index":0,"round":0,"variant":"quattuor","start":"startpos","opening_turns":0,"seats":["A","B"],"seat_engines":[0,1],"result":"draw","reason":"x","decided":"adjudication","culprit":null,"points":[0.5,0.5],"ranks":[1,1],"turns":["a","b","c"],"times_ms":[1,2,3],"scores":[-2147483648,2147483647,-100000],"started":0,"duration_ms":0}"#;
+        let r = crate::record::parse_records(line).unwrap().remove(0);
+        let t = write(&r, &["Red", "Black"], true);
+        assert!(t.contains("{-M-2147383648 0.001s}") && t.contains("{+M-2147383647 0.002s}") && t.contains("{-M0 0.003s}"), "{t}");
+    }
+
+    /// Fuzzing (resume_records) found that a record with the largest game
+    /// numbers (`opening_index` 2^64-1) overflowed the `Round` tag.
+    #[test]
+    fn any_game_number_of_a_record_writes() {
+        let line = r#"{"match":"m","game":18446744073709551615,"opening_index":18446744073709551615,"round":4294967295,"variant":"quattuor","start":"startpos","opening_turns":0,"seats":["A","B"],"seat_engines":[0,1],"result":"draw","reason":"x","decided":"adjudication","culprit":null,"points":[0.5,0.5],"ranks":[1,1],"turns":[],"times_ms":[],"scores":[],"started":0,"duration_ms":0}"#;
+        let r = crate::record::parse_records(line).unwrap().remove(0);
+        assert_eq!(round_of(&r), "18446744073709551616.4294967296");
+        assert!(write(&r, &["Red", "Black"], true).contains("[Round \"18446744073709551616.4294967296\"]"));
+    }
 
     #[test]
     fn dates() {

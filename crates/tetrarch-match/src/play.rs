@@ -21,6 +21,7 @@ use crate::games::{format_of, Format, MatchGame};
 use crate::openings::Opening;
 use crate::record::{Decided, GameRecord};
 use crate::tc::Clock;
+use crate::text::{cut, printable};
 
 /// How long the handshake and `isready` may take.
 pub const HANDSHAKE: Duration = Duration::from_secs(10);
@@ -292,6 +293,20 @@ fn adjudicate<G: MatchGame>(g: &G, cfg: &Config, fmt: Format, scores: &[(Seat, O
     None
 }
 
+/// The turn of an engine's `bestmove` line on `pos`, or why the engine
+/// forfeits (the reason quotes the engine's token, cut short and with its
+/// control characters escaped: it goes to the terminal and the PGN).
+pub fn bestmove_turn<G: MatchGame>(pos: &G, line: &str) -> Result<Vec<G::Action>, String> {
+    let Some(tok) = line.split_whitespace().nth(1) else {
+        return Err("malformed bestmove (no turn)".into());
+    };
+    parse_turn(pos, tok).map_err(|err| {
+        let err = err.to_string();
+        // Escaped first, then cut: the cut bounds what is shown.
+        format!("illegal turn `{}`: {}", cut(&printable(tok), 60), cut(&printable(&err), 200))
+    })
+}
+
 /// Plays one game and returns its record. Never panics on engine misbehaviour.
 pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) -> GameRecord {
     let cfg = &*ctx.cfg;
@@ -318,7 +333,7 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
     for (s, &key) in keys.iter().enumerate() {
         let e = job.seat_engines[s];
         if let Err(msg) = prepare(slots, key, &cfg.engines[e], ctx.variant, &ctx.engine_options[e], &ctx.log) {
-            end = Some(End::Forfeit(s, format!("engine failed to start: {msg}")));
+            end = Some(End::Forfeit(s, format!("engine failed to start: {}", cut(&printable(&msg), 300))));
             break;
         }
     }
@@ -353,8 +368,13 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
         let e = job.seat_engines[mover];
         let ecfg = &cfg.engines[e];
         let p = slots.procs.get_mut(&keys[mover]).expect("prepared");
-        if p.drain().is_err() {
-            break End::Forfeit(mover, "engine crashed (exited)".into());
+        match p.drain() {
+            Ok(()) => {}
+            Err(WaitError::TooLong) => {
+                p.kill();
+                break End::Forfeit(mover, WaitError::TooLong.reason(0));
+            }
+            Err(_) => break End::Forfeit(mover, "engine crashed (exited)".into()),
         }
         match (&dialect_line, ecfg.proto) {
             (Some(line), Proto::FourPChess) => p.send(&line.position_command()),
@@ -383,13 +403,9 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
         );
         let (t, line) = match answer {
             Ok(x) => x,
-            Err(WaitError::Timeout) => {
+            Err(e) => {
                 p.kill();
-                break End::Forfeit(mover, format!("time forfeit: no bestmove within {limit_ms} ms"));
-            }
-            Err(WaitError::Eof) => {
-                p.kill();
-                break End::Forfeit(mover, "engine crashed (exited while thinking)".into());
+                break End::Forfeit(mover, e.reason(limit_ms));
             }
         };
         let used = t.saturating_duration_since(t0).as_millis() as u64;
@@ -403,16 +419,11 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
                 }
             }
         }
-        let Some(tok) = line.split_whitespace().nth(1) else {
-            p.broken = true;
-            break End::Forfeit(mover, "malformed bestmove (no turn)".into());
-        };
-        let acts = match parse_turn(&pos, tok) {
+        let acts = match bestmove_turn(&pos, &line) {
             Ok(a) => a,
-            Err(err) => {
+            Err(why) => {
                 p.broken = true;
-                let shown: String = tok.chars().take(60).collect();
-                break End::Forfeit(mover, format!("illegal turn `{shown}`: {err}"));
+                break End::Forfeit(mover, why);
             }
         };
         history.push(pos.key());
@@ -517,6 +528,23 @@ pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Fuzzing (engine_output) found that the reason quoting an engine's
+    /// token was cut before its control characters were escaped, so it
+    /// could be four times the intended length (over 1,000 characters for
+    /// a line of NULs). It is escaped first, then cut.
+    #[test]
+    fn a_forfeit_reason_quoting_an_engine_is_short() {
+        use tetrarch_core::game::Game;
+        use tetrarch_core::games::quadranj::Quadranj;
+        // The input the fuzzer found (its first line), read as the runner reads it.
+        let found: &[u8] = b"bestmove \x1b[2\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\xf4\x1b\xf4\xf4\xf4J\xf4]0;xc2,\xf4";
+        let text = String::from_utf8_lossy(found);
+        let line = text.lines().next().unwrap();
+        let qj = Quadranj::startpos(&Quadranj::default_options("quadranj"));
+        let why = bestmove_turn(&qj, line).unwrap_err();
+        assert!(why.chars().count() < 300 && !why.chars().any(char::is_control), "{} {why}", why.chars().count());
+    }
 
     /// A Quadranj royal home: the three others, all still in, share places
     /// 2–4 (1/3 point each); a seat out earlier ranks below them. A Queens &

@@ -205,6 +205,12 @@ impl GameRecord {
 /// was interrupted) is ignored; any other bad line is an error.
 pub fn read_records(path: &Path) -> Result<Vec<GameRecord>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read records {}: {e}", path.display()))?;
+    parse_records(&text).map_err(|e| format!("records {} {e}", path.display()))
+}
+
+/// The records of a records file's text (see [`read_records`]); an error
+/// names the line.
+pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
     let complete = text.ends_with('\n');
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
@@ -216,7 +222,7 @@ pub fn read_records(path: &Path) -> Result<Vec<GameRecord>, String> {
         match r {
             Ok(r) => out.push(r),
             Err(_) if i + 1 == lines.len() && !complete => {}
-            Err(e) => return Err(format!("records {} line {}: {e}", path.display(), i + 1)),
+            Err(e) => return Err(format!("line {}: {e}", i + 1)),
         }
     }
     Ok(out)

@@ -17,6 +17,7 @@ use crate::games::{format_of, Format, MatchGame, Visitor};
 use crate::openings::{make_opening, read_openings};
 use crate::play::{play_game, Job, MatchCtx, Slots, HANDSHAKE};
 use crate::record::{read_records, Decided, GameRecord, RecordWriter};
+use crate::text::printable;
 use crate::stats::{elo_pentanomial, elo_trinomial, los, mean_with_error, SprtState};
 use crate::tournament::{Schedule, TournamentTally};
 use crate::shard::{Decision, Shard, SharedFolder};
@@ -563,14 +564,33 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
         Some(p) => Some(RecordWriter::open(p).map_err(usage)?),
         None => None,
     };
+    let seat_names: Vec<&str> = (0..seats).map(|s| start.seat_name(s)).collect();
     let mut pgn = match &cfg.pgnout {
-        Some(p) => Some(
-            std::fs::OpenOptions::new()
+        Some(p) => {
+            let mut f = std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(p)
-                .map_err(|e| usage(format!("cannot open {}: {e}", p.display())))?,
-        ),
+                .map_err(|e| usage(format!("cannot open {}: {e}", p.display())))?;
+            if cfg.resume {
+                // A kill between a game's record and its PGN text (or in the
+                // middle of that text) is repaired from the records.
+                let old = std::fs::read(p).map_err(|e| usage(format!("cannot read {}: {e}", p.display())))?;
+                // Only the very end may be cut inside a character (a torn
+                // write); invalid text elsewhere is not the runner's.
+                let old = match std::str::from_utf8(&old) {
+                    Ok(t) => t,
+                    Err(e) if e.error_len().is_none() => std::str::from_utf8(&old[..e.valid_up_to()]).unwrap_or(""),
+                    Err(_) => return Err(usage(format!("{}: not UTF-8 text, not a PGN file of this runner", p.display()))),
+                };
+                let (keep, add) = crate::pgn::repair(old, &earlier, |r| crate::pgn::write(r, &seat_names, fmt != Format::FreeForAll));
+                if keep < std::fs::metadata(p).map_or(0, |m| m.len() as usize) {
+                    f.set_len(keep as u64).map_err(|e| usage(format!("cannot repair {}: {e}", p.display())))?;
+                }
+                f.write_all(add.as_bytes()).and_then(|_| f.flush()).map_err(|e| usage(format!("cannot repair {}: {e}", p.display())))?;
+            }
+            Some(f)
+        }
         None => None,
     };
 
@@ -580,7 +600,6 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
     for r in &earlier {
         tally.add(r);
     }
-    let seat_names: Vec<&str> = (0..seats).map(|s| start.seat_name(s)).collect();
     let tty = std::io::stdout().is_terminal();
     let queue: Mutex<VecDeque<u64>> = Mutex::new((0..total).filter(|g| !done.contains(g) && shard.owns(*g, per_opening)).collect());
     let to_play = queue.lock().map(|q| q.len()).unwrap_or(0);
@@ -691,7 +710,10 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
                 }
             }
             tally.add(&rec);
+            // Engine text (a forfeit's reason quotes the engine) is escaped:
+            // it must not reach the terminal as control sequences.
             let line = tally.short(cfg.sprt.as_ref());
+            let line = printable(&line);
             if tty {
                 print!("\r\x1b[K[{}/{}] {line}", tally.games, total);
             } else {
@@ -702,9 +724,9 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
                     rec.game + 1,
                     tally.games,
                     total,
-                    who.join(" "),
-                    rec.result,
-                    rec.reason
+                    printable(&who.join(" ")),
+                    printable(&rec.result),
+                    printable(&rec.reason)
                 );
             }
             let _ = std::io::stdout().flush();
@@ -776,7 +798,7 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
         cpu_seconds().map_or("?".to_string(), |c| format!("{c:.2} s"))
     ));
     for l in &table {
-        println!("{l}");
+        println!("{}", printable(l));
     }
     Ok(Summary { played, counted: tally.games, sprt: sprt_state, table })
 }

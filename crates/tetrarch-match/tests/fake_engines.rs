@@ -102,6 +102,81 @@ fn late_answer_is_a_time_forfeit() {
     assert_b_forfeits(&out, &recs, 2, "time forfeit");
 }
 
+/// Issue 26, defect 6: an engine writing megabytes without a line end drove
+/// the runner's memory up without bound. A line is capped at 1 MiB: past
+/// it the engine forfeits with that reason and the match goes on.
+#[test]
+fn an_overlong_line_is_a_forfeit() {
+    let t = std::time::Instant::now();
+    let (out, recs) =
+        fake_match("longline", "queenskings9-duel", 2, &["mode=longline", "lines=3", "after=1"], &["--each", "st=5"]);
+    assert_b_forfeits(&out, &recs, 2, "line longer than 1 MiB");
+    // Forfeited when the line passed the cap, not at the end of its time.
+    assert!(t.elapsed().as_secs() < 9, "{:?}", t.elapsed());
+}
+
+/// Is `s` free of control characters but the line end?
+fn printable(s: &str) -> bool {
+    !s.chars().any(|c| c.is_control() && c != '\n')
+}
+
+/// Issue 26, defect 8: `bestmove \x1b[2J…` reached the terminal (the
+/// progress line) and the PGN raw. Control characters are escaped there.
+#[test]
+fn engine_text_is_escaped_in_the_output_and_the_pgn() {
+    for (name, mode) in [("escape", "mode=escape"), ("garbage2", "mode=garbage")] {
+        let pgn = tmp(&format!("{name}.pgn"));
+        let pgn_arg = pgn.to_str().unwrap().to_string();
+        let (out, recs) = fake_match(name, "queenskings9-duel", 2, &[mode, "after=1"], &["--pgnout", &pgn_arg]);
+        assert_b_forfeits(&out, &recs, 2, "illegal turn");
+        let o = text(&out);
+        assert!(printable(&o), "{o:?}");
+        let p = std::fs::read_to_string(&pgn).unwrap();
+        assert!(printable(&p), "{p:?}");
+        if mode == "mode=escape" {
+            assert!(p.contains("\\x1b[2J") && o.contains("\\x1b[2J"), "{p}");
+        }
+    }
+}
+
+/// Issue 26, defect 7: an engine started through a shell wrapper (without
+/// `exec`) that hangs left its real process alive after its forfeit and
+/// after the runner exited. Each engine gets its own process group, and the
+/// whole group is killed.
+#[test]
+fn a_wrapped_engine_is_killed_with_its_process_group() {
+    let pids = tmp("wrapped.pids");
+    let script = tmp("wrapped.sh");
+    std::fs::write(&script, format!("#!/bin/sh\n'{FAKE}' mode=stuck after=1 pidfile='{}'\necho done\n", pids.display())).unwrap();
+    Command::new("chmod").arg("+x").arg(&script).status().unwrap();
+    let rec = tmp("wrapped.jsonl");
+    let cmd_a = format!("cmd={FAKE}");
+    let cmd_b = format!("cmd={}", script.display());
+    let out = run(&[
+        "--variant", "queenskings9-duel", "--games", "2", "--seed", "5", "--records", rec.to_str().unwrap(),
+        "--engine", &cmd_a, "name=A", "--engine", &cmd_b, "name=B", "--each", "st=0.3",
+    ]);
+    let recs = read_records(&rec).unwrap();
+    let list = std::fs::read_to_string(&pids).unwrap_or_default();
+    let pids: Vec<&str> = list.lines().collect();
+    // The stuck processes (one per game): gone, or a zombie waiting for init.
+    let alive = |pid: &str| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|st| st.rsplit(')').next().and_then(|r| r.split_whitespace().next()) != Some("Z"))
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    while pids.iter().any(|p| alive(p)) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let left: Vec<&str> = pids.iter().copied().filter(|p| alive(p)).collect();
+    for p in &left {
+        let _ = Command::new("kill").arg("-9").arg(p).status();
+    }
+    assert!(pids.len() >= 2, "{list:?} {}", text(&out));
+    assert!(left.is_empty(), "engine processes left running: {left:?}");
+    assert_b_forfeits(&out, &recs, 2, "time forfeit");
+}
+
 #[test]
 fn illegal_turn_loses() {
     let (out, recs) = fake_match("illegal", "fourchess", 2, &["mode=illegal", "after=2"], &[]);
@@ -242,6 +317,51 @@ fn resume_plays_only_the_missing_games() {
     let o = Command::new(RUNNER).args(&a).output().unwrap();
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("another match"), "{}", text(&o));
+}
+
+/// Issue 26, defect 9: a kill between writing a game's record and its PGN
+/// text lost that game from the PGN for good (`--resume` skipped it, as its
+/// record was there). `--resume` now cuts a torn last game off the PGN and
+/// writes every recorded game the PGN lacks.
+#[test]
+fn resume_repairs_the_pgn() {
+    let rec = tmp("pgnresume.jsonl");
+    let pgn = tmp("pgnresume.pgn");
+    let fa = format!("cmd={FAKE}");
+    let args = |games: &str, resume: bool| {
+        let mut a = vec![
+            "--variant".to_string(), "queenskings9-duel".into(), "--games".into(), games.into(), "--seed".into(),
+            "3".into(), "--records".into(), rec.to_str().unwrap().into(), "--pgnout".into(),
+            pgn.to_str().unwrap().into(), "--engine".into(), fa.clone(), "name=A".into(), "--engine".into(),
+            fa.clone(), "name=B".into(), "--each".into(), "depth=1".into(), "--maxturns".into(), "20".into(),
+        ];
+        if resume {
+            a.push("--resume".into());
+        }
+        a
+    };
+    let o = Command::new(RUNNER).args(args("3", false)).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let games = |t: &str| -> Vec<String> { t.split("[Event ").skip(1).map(|g| format!("[Event {g}")).collect() };
+    let full = std::fs::read_to_string(&pgn).unwrap();
+    let g = games(&full);
+    assert_eq!(g.len(), 3);
+    // Killed after the third record, halfway through its PGN text.
+    let torn = &g[2][..g[2].len() / 2];
+    std::fs::write(&pgn, format!("{}{}{torn}", g[0], g[1])).unwrap();
+    let o = Command::new(RUNNER).args(args("4", true)).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let after = std::fs::read_to_string(&pgn).unwrap();
+    let g = games(&after);
+    let mut rounds: Vec<String> = g
+        .iter()
+        .map(|t| t.lines().find(|l| l.starts_with("[Round ")).unwrap_or("").to_string())
+        .collect();
+    rounds.sort();
+    assert_eq!(rounds, ["[Round \"1.1\"]", "[Round \"1.2\"]", "[Round \"2.1\"]", "[Round \"2.2\"]"], "{after}");
+    for t in &g {
+        assert!(t.ends_with("\n\n") && t.contains("[Result "), "torn game left: {t:?}");
+    }
 }
 
 #[test]

@@ -154,7 +154,11 @@ impl Visitor for TuneVisit<'_> {
             t.elapsed().as_secs_f64()
         ));
         let mut last = Instant::now();
+        let mut best = (f64::INFINITY, 0u32);
         let (k, fitted) = tune::fit(&data, &start, &args.fit, &mut |k, e| {
+            if e.held_out < best.0 {
+                best = (e.held_out, e.epoch);
+            }
             if e.epoch == 0 {
                 say(&format!("K = {k:.6} (σ(K·eval)); start: train loss {:.6}, held-out loss {:.6}", e.train, e.held_out));
             } else {
@@ -168,7 +172,8 @@ impl Visitor for TuneVisit<'_> {
             }
             last = Instant::now();
         });
-        let mut text = format!("# {}\n# K = {k:.6}\n", args.command);
+        say(&format!("kept the weights of epoch {} (lowest held-out loss, {:.6})", best.1, best.0));
+        let mut text = format!("# {}\n# K = {k:.6}; the weights of epoch {} (held-out loss {:.6})\n", args.command, best.1, best.0);
         let body = fitted.to_text();
         // The header line first, then the comments, then the rest.
         let (first, rest) = body.split_once('\n').unwrap_or((&body, ""));

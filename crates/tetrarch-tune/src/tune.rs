@@ -217,17 +217,21 @@ pub struct FitArgs {
     pub batch: usize,
     /// Adam's step size, in weight units (centipawns).
     pub lr: f64,
-    /// L2 pull of each weight towards its starting value, per epoch.
+    /// L2 pull towards the start: `λ/2 · Σ (w − w₀)²` is added to the
+    /// mean loss.
     pub l2: f64,
     /// Fixed `K` (skip its fit).
     pub k: Option<f64>,
     /// Seed of the mini-batch order.
     pub seed: u64,
+    /// Weights left as they start: names, or prefixes ending in `.`
+    /// (`pst.` freezes every piece-square table).
+    pub freeze: Vec<String>,
 }
 
 impl Default for FitArgs {
     fn default() -> Self {
-        FitArgs { epochs: 30, batch: 16384, lr: 1.0, l2: 0.0, k: None, seed: 1 }
+        FitArgs { epochs: 30, batch: 16384, lr: 1.0, l2: 0.0, k: None, seed: 1, freeze: Vec::new() }
     }
 }
 
@@ -244,24 +248,33 @@ pub struct Epoch {
 
 /// Fits the tunable weights of `start` to `data` with Adam; calls `report`
 /// after every epoch (and with epoch 0 before the first). Returns `K` and
-/// the fitted weights (rounded; untunable ones unchanged).
+/// the weights of the epoch with the lowest held-out loss (rounded;
+/// untunable ones unchanged): once the held-out loss rises the fit learns
+/// the training games, not the game (with no held-out rows, the last).
 pub fn fit(data: &Dataset, start: &Weights, args: &FitArgs, report: &mut dyn FnMut(f64, Epoch)) -> (f64, Weights) {
     let w0: Vec<f64> = start.values.iter().map(|&v| v as f64).collect();
     let k = args.k.unwrap_or_else(|| fit_k(data, &w0));
-    let tunable: Vec<bool> = (0..w0.len()).map(|i| start.table.tunable(i)).collect();
+    let tunable: Vec<bool> = (0..w0.len())
+        .map(|i| {
+            let name = start.table.name_of(i);
+            start.table.tunable(i)
+                && !args.freeze.iter().any(|f| if f.ends_with('.') { name.starts_with(f.as_str()) } else { name == *f })
+        })
+        .collect();
     let mut w = w0.clone();
     let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
     let mut t = 0i32;
     let mut order = data.train_indices();
     let mut rng = tetrarch_match::openings::Rng(args.seed);
-    report(k, Epoch { epoch: 0, train: data.loss(&w, k, false), held_out: data.loss(&w, k, true) });
+    let first = Epoch { epoch: 0, train: data.loss(&w, k, false), held_out: data.loss(&w, k, true) };
+    report(k, first);
+    let mut best = (first.held_out, w.clone());
     for epoch in 1..=args.epochs {
         // Shuffle (Fisher–Yates, seeded).
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i + 1));
         }
-        let batches = order.len().div_ceil(args.batch.max(1)).max(1);
         for b in order.chunks(args.batch.max(1)) {
             let g = data.gradient(b, &w, k);
             t += 1;
@@ -269,7 +282,7 @@ pub fn fit(data: &Dataset, start: &Weights, args: &FitArgs, report: &mut dyn FnM
                 if !tunable[i] {
                     continue;
                 }
-                let gi = g[i] + args.l2 / batches as f64 * (w[i] - w0[i]);
+                let gi = g[i] + args.l2 * (w[i] - w0[i]);
                 m[i] = b1 * m[i] + (1.0 - b1) * gi;
                 v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
                 let mh = m[i] / (1.0 - b1.powi(t));
@@ -277,8 +290,13 @@ pub fn fit(data: &Dataset, start: &Weights, args: &FitArgs, report: &mut dyn FnM
                 w[i] -= args.lr * mh / (vh.sqrt() + eps);
             }
         }
-        report(k, Epoch { epoch, train: data.loss(&w, k, false), held_out: data.loss(&w, k, true) });
+        let e = Epoch { epoch, train: data.loss(&w, k, false), held_out: data.loss(&w, k, true) };
+        report(k, e);
+        if e.held_out.is_nan() || e.held_out < best.0 {
+            best = (e.held_out, w.clone());
+        }
     }
+    let w = best.1;
     let mut out = start.clone();
     for (i, x) in w.iter().enumerate() {
         if tunable[i] {
@@ -368,6 +386,11 @@ mod tests {
             assert!((g as f64 - t).abs() <= tolerance * t.abs().max(20.0), "weight {i}: {:?} against {truth:?}", got.values);
         }
         assert_eq!(got.values[5], 40, "a fixed weight is not tuned");
+        // Frozen by prefix: the table stays at its start, the rest moves.
+        let frozen = FitArgs { freeze: vec!["y.".into()], ..args };
+        let (_, f) = fit(&data, &start, &frozen, &mut |_, _| {});
+        assert_eq!(&f.values[2..5], &[0, 0, 0]);
+        assert_ne!(f.values[0], 0);
     }
 
     #[test]

@@ -9,17 +9,15 @@ use std::time::Duration;
 /// Flags shared between the protocol thread and a running job.
 #[derive(Default, Debug)]
 pub struct Flags {
-    /// `stop` (or `quit`, or a state-changing command): end now and print
-    /// `bestmove`. Never reset.
+    /// `stop` (or `quit`, the end of the input, or a state-changing
+    /// command): end now and print `bestmove` (a perft prints `info string
+    /// perft stopped`). Never reset.
     pub stop: AtomicBool,
     /// Ends the pondering phase of a `go ponder` search (set by `stop` and
     /// by `ponderhit`).
     pub ponder_stop: AtomicBool,
     /// `ponderhit` arrived: after the pondering phase, search for real.
     pub hit: AtomicBool,
-    /// An explicit `stop` (or `quit`): also ends a running perft, which other
-    /// commands wait for.
-    pub abort: AtomicBool,
 }
 
 impl Flags {
@@ -52,7 +50,7 @@ pub enum JobKind {
         /// `go ponder infinite`.
         then_infinite: bool,
     },
-    /// `go perft`: runs to the end; `stop` does not interrupt it.
+    /// `go perft`: ends by itself or, like a search, when stopped.
     Perft,
 }
 
@@ -74,13 +72,8 @@ impl Job {
         Ok(Job { handle, flags, kind })
     }
 
-    /// An explicit `stop` or `quit`: ends a perft too (without a total).
-    pub fn abort(&self) {
-        self.flags.abort.store(true, Ordering::Release);
-        self.stop();
-    }
-
-    /// Asks the job to end (it prints its `bestmove`).
+    /// Asks the job to end (a search prints its `bestmove`, a perft
+    /// `info string perft stopped`).
     pub fn stop(&self) {
         self.flags.stop.store(true, Ordering::Release);
         self.flags.ponder_stop.store(true, Ordering::Release);
@@ -93,11 +86,6 @@ impl Job {
         if let JobKind::Ponder { then_infinite } = self.kind {
             self.kind = if then_infinite { JobKind::Infinite } else { JobKind::Search };
         }
-    }
-
-    /// Whether the job is a perft.
-    pub fn is_perft(&self) -> bool {
-        matches!(self.kind, JobKind::Perft)
     }
 
     /// Whether only `stop` ends the job.

@@ -194,7 +194,8 @@ impl Engine {
         }
     }
 
-    /// Stops a running job and waits for it (it prints its `bestmove`).
+    /// Stops a running job, search or perft, and waits for it (a search
+    /// prints its `bestmove`, a perft `info string perft stopped`).
     pub fn stop_job(&mut self) {
         if let Some(job) = self.job.take() {
             job.stop();
@@ -232,24 +233,15 @@ impl Engine {
                 Ok(())
             }
             "quit" => {
-                // A search is stopped and prints its bestmove (at once); a
-                // perft is finished, so that `go perft 5` and `quit` piped in
-                // together print the count (`stop` first abandons it).
-                if let Some(job) = self.job.take() {
-                    if !job.is_perft() {
-                        job.stop();
-                    }
-                    job.join();
-                }
+                // Exit at once (the spec): a search is stopped and prints its
+                // bestmove, a perft is abandoned (`info string perft stopped`).
+                self.stop_job();
                 return Control::Quit;
             }
             "stop" => {
                 // A search is stopped and joined (it prints its `bestmove`);
-                // a perft is abandoned (`info string perft stopped`). Other
-                // state-changing commands wait for a perft instead.
-                if let Some(job) = &self.job {
-                    job.abort();
-                }
+                // a perft is abandoned (`info string perft stopped`), as it
+                // is by every state-changing command.
                 self.stop_job();
                 Ok(())
             }
@@ -305,11 +297,11 @@ impl Engine {
         Control::Continue
     }
 
-    /// At the end of the input: a search that ends by itself is waited for
-    /// (so `echo "go depth 5" | tetrarch` prints its result), an infinite one
-    /// is stopped.
+    /// At the end of the input, which means `quit` (as in Stockfish): a
+    /// running search or perft is stopped (a search prints its `bestmove`),
+    /// however long it would still run.
     pub fn finish(&mut self) {
-        self.wait();
+        self.stop_job();
     }
 
     fn identify(&self, ok: &str) {
@@ -347,7 +339,18 @@ impl Engine {
                 .find(|x| x.eq_ignore_ascii_case(v))
                 .ok_or_else(|| format!("setoption: unknown variant {} (known: {})", quote(v), all.join(", ")))?;
             if apply && *variant != self.variant() {
-                self.session = AnySession::new(variant, &self.settings).ok_or("setoption: variant not in the game table")?;
+                // The new session starts with a 1 MiB table, the old one
+                // (and its table) is dropped, and only then is the table
+                // grown to `Hash`: never two big tables at once, and a size
+                // the allocator refuses is an error, not a panic.
+                let small = Settings { hash_mb: 1, ..self.settings.clone() };
+                self.session = AnySession::new(variant, &small).ok_or("setoption: variant not in the game table")?;
+                if self.settings.hash_mb != 1 {
+                    if let Err(e) = self.session.ops().resize_hash(self.settings.hash_mb) {
+                        self.settings.hash_mb = 1;
+                        return Err(format!("setoption: UCI_Variant {variant}: {e}; the hash table has 1 MiB"));
+                    }
+                }
             }
             return Ok(());
         }
@@ -428,10 +431,15 @@ impl Engine {
 /// time or memory (`bench`, `go perft` deeper than 3, `Hash` above 64 MiB,
 /// `go` without a depth or node limit) are skipped, and every search is
 /// joined before the next line, so the result is a function of the input
-/// (but for the times and speeds in `info` lines).
+/// (but for the times and speeds in `info` lines). The engine starts with a
+/// 1 MiB hash table (making and clearing the default 64 MiB for every input
+/// slowed the fuzz target down).
 pub fn run_script(input: &str) -> Vec<String> {
     let (out, cap) = Out::buffer();
-    let mut e = Engine::new(out);
+    let settings = Settings { hash_mb: 1, ..Settings::default() };
+    let session = AnySession::new(DEFAULT_VARIANT, &settings).expect("the default variant is in the game table");
+    let start_variant = session.ops_ref().variant();
+    let mut e = Engine { out, settings, session, job: None, start_variant };
     for line in input.split('\n') {
         let words: Vec<&str> = line.split([' ', '\t']).filter(|w| !w.is_empty()).collect();
         let expensive = match words.as_slice() {

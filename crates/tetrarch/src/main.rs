@@ -90,6 +90,11 @@ enum Command {
         /// The variant the page starts with.
         #[arg(long, default_value = tetrarch::DEFAULT_VARIANT)]
         variant: String,
+        /// Serve without an access token (any local user or program can then
+        /// drive the page); by default the printed address carries a random
+        /// one, as Jupyter's does.
+        #[arg(long)]
+        no_token: bool,
     },
     /// Plays self-play games at a fixed node budget and writes their quiet
     /// positions with the games' results (JSON Lines, docs/tuning.md).
@@ -168,6 +173,10 @@ enum Command {
         /// Use this K instead of fitting it.
         #[arg(long)]
         k: Option<f64>,
+        /// Leave these weights as they start: names, or prefixes ending in
+        /// `.` (`--freeze pst.`), comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        freeze: Vec<String>,
     },
     /// Searches the built-in positions of every game to a fixed depth with one
     /// thread; the last line is `<nodes> nodes <nps> nps`.
@@ -238,15 +247,19 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Some(Command::Gui { port, variant }) => {
+        Some(Command::Gui { port, variant, no_token }) => {
             if tetrarch::with_variant(&variant, tetrarch::gui::rules::FactsOf).is_none() {
                 eprintln!("error: unknown variant `{variant}` (known: {})", tetrarch::variants().join(", "));
                 return ExitCode::from(2);
             }
             match tetrarch::gui::bind(port) {
                 Ok((listener, url)) => {
-                    println!("{url}");
-                    match tetrarch::gui::serve(listener, &variant) {
+                    let token = (!no_token).then(tetrarch::gui::new_token);
+                    match &token {
+                        Some(t) => println!("{url}?token={t}"),
+                        None => println!("{url}"),
+                    }
+                    match tetrarch::gui::serve(listener, &variant, token) {
                         Ok(()) => ExitCode::SUCCESS,
                         Err(e) => {
                             eprintln!("error: {e}");
@@ -312,9 +325,9 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Tune { variant, data, out, start, epochs, batch, lr, l2, k }) => {
+        Some(Command::Tune { variant, data, out, start, epochs, batch, lr, l2, k, freeze }) => {
             let command = std::env::args().collect::<Vec<_>>().join(" ");
-            let fit = tetrarch_tune::tune::FitArgs { epochs, batch: batch.max(1), lr, l2, k, seed: 1 };
+            let fit = tetrarch_tune::tune::FitArgs { epochs, batch: batch.max(1), lr, l2, k, seed: 1, freeze };
             let args = tetrarch_tune::TuneArgs { variant, data, out, start, fit, command };
             match tetrarch_tune::tune_main(&args, &mut |l| println!("{l}")) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -26,6 +26,21 @@ pub fn default_strategy(variant: &str) -> &'static str {
 
 /// The largest `TurnCap`.
 pub const TURN_CAP_MAX: i64 = 1_000_000;
+/// The default `Hash` (MiB): a table of 4 M entries. At 16 MiB (1 M
+/// entries) a teamchess search filled it within one move of 2 s (860 k
+/// nodes/s; `hashfull 939` after 3.7 s, issue 23).
+pub const DEFAULT_HASH_MB: usize = 64;
+
+/// The default `Move Overhead` (ms): the time a search leaves unused for
+/// what happens outside it (the GUI or runner writing `position` and `go`,
+/// the engine reading and replaying them, starting the search thread,
+/// printing `bestmove`, the other side reading it, and the scheduler on a
+/// busy machine). Measured in issue 26: at `tc=1+0.01` with two games at
+/// once, a search given 1 ms took 12 ms from `go` to `bestmove` at the
+/// median and up to 98 ms while builds shared the two cores; with 10 ms the
+/// clock ran down to the increment and such a delay went straight into the
+/// runner's 100 ms margin (docs/reliability.md).
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 100;
 
 /// Settings that belong to the engine, not to a game: they survive a change
 /// of variant.
@@ -61,10 +76,10 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            hash_mb: 16,
+            hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             multipv: 1,
-            move_overhead_ms: 10,
+            move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             strategy: None,
             setup_seed: 0,
             turn_cap: 0,
@@ -135,10 +150,10 @@ impl Generic {
     /// `Strategy`'s default depends on the variant.
     pub fn kind(self, variant: &str) -> Option<OptionKind> {
         Some(match self {
-            Generic::Hash => OptionKind::Spin { default: 16, min: 1, max: 65536 },
+            Generic::Hash => OptionKind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: 65536 },
             Generic::Threads => OptionKind::Spin { default: 1, min: 1, max: 256 },
             Generic::MultiPv => OptionKind::Spin { default: 1, min: 1, max: 256 },
-            Generic::MoveOverhead => OptionKind::Spin { default: 10, min: 0, max: 5000 },
+            Generic::MoveOverhead => OptionKind::Spin { default: DEFAULT_MOVE_OVERHEAD_MS as i64, min: 0, max: 5000 },
             Generic::ClearHash => return None,
             Generic::Strategy => OptionKind::Combo(strategies(variant)),
             Generic::SetupSeed => OptionKind::Spin { default: 0, min: 0, max: 2_147_483_647 },
@@ -276,7 +291,7 @@ mod tests {
     fn lines() {
         assert_eq!(
             option_line("Hash", Generic::Hash.kind("fourchess").as_ref()),
-            "option name Hash type spin default 16 min 1 max 65536"
+            "option name Hash type spin default 64 min 1 max 65536"
         );
         assert_eq!(option_line("Clear Hash", None), "option name Clear Hash type button");
         let line = |v| option_line("Strategy", Generic::Strategy.kind(v).as_ref());

@@ -106,6 +106,11 @@ pub struct Session<G: Game> {
     turns: Vec<String>,
     /// The position that command set up (for `record`).
     start: G,
+    /// The words of that command before `moves` (`startpos`, `fen …`,
+    /// `setup …`), while `pos` is still what they and `turns` give: a
+    /// `position` command that repeats them and `turns` and adds turns
+    /// (a match sends the whole game every turn) plays only the new turns.
+    head: Option<Vec<String>>,
     searcher: Arc<Mutex<Searcher<G>>>,
     hash_mb: usize,
     /// `go setup` calls so far (varies the proposals).
@@ -200,6 +205,18 @@ pub(crate) fn line_tokens<G: Game>(root: &G, opts: &G::Options, actions: &[G::Ac
     v
 }
 
+/// A score from the side to move, as the game's dialect reports it
+/// ([`Game::dialect_score_seat`]: 4pchess's tools read Red/Yellow's side).
+fn dialect_score<G: Game>(root: &G, opts: &G::Options, s: Score) -> Score {
+    match root.dialect_score_seat(opts) {
+        Some(seat) if root.side_of(seat) != root.side_of(root.to_move()) => match s {
+            Score::Cp(x) => Score::Cp(-x),
+            Score::Mate(n) => Score::Mate(-n),
+        },
+        _ => s,
+    }
+}
+
 /// The `info` line of one search report.
 pub(crate) fn info_line<G: Game>(root: &G, opts: &G::Options, info: &Info<G::Action>) -> String {
     let ms = info.time.as_millis();
@@ -209,7 +226,7 @@ pub(crate) fn info_line<G: Game>(root: &G, opts: &G::Options, info: &Info<G::Act
         info.depth,
         info.seldepth,
         info.multipv,
-        score_text(info.score),
+        score_text(dialect_score(root, opts, info.score)),
         info.nodes,
         nps,
         info.hashfull,
@@ -275,6 +292,7 @@ impl<G: Game> Session<G> {
             pos,
             history: Vec::new(),
             turns: Vec::new(),
+            head: None,
             searcher: Arc::new(Mutex::new(Searcher::new(settings.hash_mb))),
             hash_mb: settings.hash_mb,
             setup_count: 0,
@@ -318,16 +336,23 @@ impl<G: Game> Session<G> {
         })
     }
 
-    /// Parses a `position` command into (position, history, turns) without
-    /// touching the session.
+    /// Parses a `position` command into (start, position, history, turns)
+    /// without touching the session. When it repeats the current one and
+    /// adds turns, only those are played (the result is the same).
     fn parse_position(&self, args: &[&str]) -> Result<(G, G, Vec<u64>, Vec<String>), String> {
         let split = args.iter().position(|w| *w == "moves");
         let (head, moves) = match split {
             Some(i) => (&args[..i], &args[i + 1..]),
             None => (args, &[][..]),
         };
+        let k = self.turns.len();
+        if self.head.as_ref().is_some_and(|h| h.iter().eq(head.iter())) && moves.len() >= k && moves[..k].iter().eq(self.turns.iter()) {
+            let mut turns = self.turns.clone();
+            let (pos, history) = self.play_turns(self.pos.clone(), self.history.clone(), &moves[k..], k, &mut turns)?;
+            return Ok((self.start.clone(), pos, history, turns));
+        }
         let bad = |e: PositionError| format!("position: invalid position string: {e}");
-        let mut pos = match head.split_first() {
+        let pos = match head.split_first() {
             None => return Err("position: expected `startpos`, `fen <position>` or `setup <tokens>`".into()),
             Some((&"startpos", rest)) => {
                 if let Some(w) = rest.first() {
@@ -355,20 +380,33 @@ impl<G: Game> Session<G> {
             }
         };
         let start = pos.clone();
-        let mut history = Vec::new();
         let mut turns = Vec::with_capacity(moves.len());
+        let (pos, history) = self.play_turns(pos, Vec::new(), moves, 0, &mut turns)?;
+        Ok((start, pos, history, turns))
+    }
+
+    /// Plays `moves` (turns `done + 1`, … of the command) on `pos`.
+    fn play_turns(
+        &self,
+        mut pos: G,
+        mut history: Vec<u64>,
+        moves: &[&str],
+        done: usize,
+        turns: &mut Vec<String>,
+    ) -> Result<(G, Vec<u64>), String> {
         for (i, tok) in moves.iter().enumerate() {
+            let n = done + i + 1;
             if let Some(o) = pos.outcome().or_else(|| pos.history_outcome(&history)) {
-                return Err(format!("position: turn {} {}: illegal (the game is over: {o})", i + 1, quote(tok)));
+                return Err(format!("position: turn {n} {}: illegal (the game is over: {o})", quote(tok)));
             }
-            let acts = parse_turn(&pos, tok).map_err(|e| format!("position: turn {} {}: {e}", i + 1, quote(tok)))?;
+            let acts = parse_turn(&pos, tok).map_err(|e| format!("position: turn {n} {}: {e}", quote(tok)))?;
             if pos.at_turn_start() {
                 history.push(pos.key());
             }
             play_turn(&mut pos, &acts);
             turns.push(tok.to_string());
         }
-        Ok((start, pos, history, turns))
+        Ok((pos, history))
     }
 
     fn limits(&self, g: &GoSearch, settings: &Settings) -> Limits {
@@ -470,17 +508,17 @@ impl<G: Game> Session<G> {
         let root = self.pos.clone();
         let out = out.clone();
         let flags = Arc::new(Flags::default());
-        let abort = Arc::clone(&flags);
+        let stop = Arc::clone(&flags);
         Job::spawn(JobKind::Perft, flags, move || {
             let res = catch_unwind(AssertUnwindSafe(|| {
                 if depth == 0 {
                     return Ok((Vec::new(), 1));
                 }
-                let d = match divide_until(&root, depth, actions, &abort.abort) {
+                let d = match divide_until(&root, depth, actions, &stop.stop) {
                     Err(DivideError::TooManyTurns) => {
                         // No table, but the total (perft streams any number).
                         out.line(format!("info string perft: {}; counting the total only", DivideError::TooManyTurns));
-                        let total = perft_until(&mut root.clone(), depth, &abort.abort).ok_or(DivideError::Stopped)?;
+                        let total = perft_until(&mut root.clone(), depth, &stop.stop).ok_or(DivideError::Stopped)?;
                         return Ok((Vec::new(), total));
                     }
                     d => d?,
@@ -534,7 +572,9 @@ impl<G: Game> SearchJob<G> {
             Ok(r) => Some(r),
             Err(p) => {
                 self.out.error(format!("search failed: {}", panic_text(&*p)));
-                *s = Searcher::new(self.hash_mb);
+                // Free the old table before the new one is made.
+                *s = Searcher::new(1);
+                let _ = s.try_resize(self.hash_mb, 1);
                 None
             }
         }
@@ -592,6 +632,7 @@ impl<G: Game> SessionOps for Session<G> {
     fn set_game_option(&mut self, index: usize, value: Option<&str>) -> Result<(), String> {
         self.opts = self.with_game_option(index, value)?;
         self.pos.apply_options(&self.opts);
+        self.head = None;
         Ok(())
     }
 
@@ -628,6 +669,7 @@ impl<G: Game> SessionOps for Session<G> {
         self.start = self.pos.clone();
         self.history.clear();
         self.turns.clear();
+        self.head = None;
         self.setup_count = 0;
     }
 
@@ -652,6 +694,7 @@ impl<G: Game> SessionOps for Session<G> {
         self.pos = pos;
         self.history = history;
         self.turns = turns;
+        self.head = Some(args.iter().take_while(|w| **w != "moves").map(|w| w.to_string()).collect());
         Ok(())
     }
 

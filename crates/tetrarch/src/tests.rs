@@ -39,10 +39,10 @@ fn handshake() {
     assert!(v[1].starts_with("id author "));
     assert_eq!(v.last().unwrap(), "uciok");
     assert!(v.iter().any(|l| l.starts_with("option name UCI_Variant type combo default fourchess var fourchess")));
-    assert!(v.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
+    assert!(v.contains(&"option name Hash type spin default 64 min 1 max 65536".to_string()));
     assert!(v.contains(&"option name Threads type spin default 1 min 1 max 256".to_string()));
     assert!(v.contains(&"option name MultiPV type spin default 1 min 1 max 256".to_string()));
-    assert!(v.contains(&"option name Move Overhead type spin default 10 min 0 max 5000".to_string()));
+    assert!(v.contains(&"option name Move Overhead type spin default 100 min 0 max 5000".to_string()));
     assert!(v.contains(&"option name Clear Hash type button".to_string()));
     assert!(v.contains(&"option name FC_Layout type combo default A var A var B".to_string()));
     // fourchess is a team game: no Strategy.
@@ -707,4 +707,59 @@ fn eval_file_loads_weights_and_refuses_bad_files() {
     assert_eq!(eval_line(&mut e, &cap, "tempo"), before);
     assert!(run(&mut e, &cap, "uci").contains(&"option name EvalFile type string default <empty>".to_string()));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// With `Notation` `fen4`, `info` scores are Red/Yellow's, as 4pchess
+/// gives them: Blue to move with Red's Queen gone is good for Blue, bad for
+/// Red/Yellow.
+#[test]
+fn fen4_notation_reports_scores_from_red_and_yellows_side() {
+    let (mut e, cap) = engine("teamchess");
+    let start = tetrarch_core::games::teamchess::START.replace("rRrNrBrQrKrBrNrR r ", "rRrNrB1rKrBrNrR b ");
+    let score = |e: &mut Engine| -> i32 {
+        let v = run(e, &cap, "go depth 2");
+        let l = v.iter().rev().find(|l| l.starts_with("info depth 2 ")).expect("info").clone();
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let i = w.iter().position(|x| *x == "cp").expect("cp");
+        w[i + 1].parse().unwrap()
+    };
+    run(&mut e, &cap, &format!("position fen {start}"));
+    let mover = score(&mut e);
+    assert!(mover > 300, "Blue, to move, is a Queen up: {mover}");
+    run(&mut e, &cap, "setoption name Notation value fen4");
+    let red = score(&mut e);
+    assert!(red < -300, "from Red/Yellow's side: {red}");
+}
+
+/// A `position` command that extends the current one (a match sends the
+/// whole game every turn) plays only the new turns (issue 26: replaying
+/// 1,500 turns twice cost 6 ms a move, more than a 10 ms increment); the
+/// result, errors and repetition history are those of a full replay.
+#[test]
+fn an_extended_position_command_gives_what_a_full_replay_gives() {
+    let (mut inc, cap) = engine("fourchess");
+    let round = "e1f3 a5c6 e14f12 n5l6";
+    let back = "f3e1 c6a5 f12e14 l6n5";
+    let mut line = String::from("position startpos moves");
+    for (i, t) in [round, back, round, back].iter().enumerate() {
+        line.push(' ');
+        line.push_str(t);
+        assert!(run(&mut inc, &cap, &line).is_empty(), "{i}");
+        let (mut full, fcap) = engine("fourchess");
+        assert!(run(&mut full, &fcap, &line).is_empty());
+        assert_eq!(run(&mut inc, &cap, "d"), run(&mut full, &fcap, "d"));
+        assert_eq!(run(&mut inc, &cap, "query result"), run(&mut full, &fcap, "query result"));
+    }
+    // The start position came back a third time: over by repetition, and
+    // the error names the turn by its index in the whole command.
+    let l = one(&mut inc, &cap, &format!("{line} e1f3"));
+    assert!(is_error(&l) && l.contains("turn 17") && l.contains("repetition"), "{l}");
+    // A rejected line changed nothing; another start is a full replay.
+    assert_eq!(one(&mut inc, &cap, "query turn"), "response p1");
+    assert!(run(&mut inc, &cap, "position startpos moves e2e3").is_empty());
+    assert_eq!(one(&mut inc, &cap, "query turn"), "response p2");
+    // A game option in between invalidates what was played.
+    assert!(run(&mut inc, &cap, "setoption name FC_RepetitionDraw value false").is_empty());
+    assert!(run(&mut inc, &cap, &line).is_empty());
+    assert!(run(&mut inc, &cap, &format!("{line} e1f3")).is_empty());
 }

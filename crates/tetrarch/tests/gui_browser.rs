@@ -226,16 +226,22 @@ fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
 
 struct Gui {
     addr: String,
+    /// The access token of the printed address.
+    token: String,
 }
 
 impl Gui {
+    /// `path` with the access token.
+    fn authorised(&self, path: &str) -> String {
+        format!("{path}{}token={}", if path.contains('?') { '&' } else { '?' }, self.token)
+    }
     fn get(&self, path: &str) -> String {
-        let (s, b) = http("GET", &self.addr, path, "", "text/plain");
+        let (s, b) = http("GET", &self.addr, &self.authorised(path), "", "text/plain");
         assert_eq!(s, 200, "GET {path}: {b}");
         b
     }
     fn post(&self, path: &str, form: &str) -> (u16, String) {
-        http("POST", &self.addr, path, form, "application/x-www-form-urlencoded")
+        http("POST", &self.addr, &self.authorised(path), form, "application/x-www-form-urlencoded")
     }
     fn turns(&self) -> Vec<String> {
         json_strings(&self.get("/api/state"), "turns")
@@ -448,9 +454,13 @@ fn browser_plays_every_variant() {
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let _server = Kill(child);
+    // The address carries the access token; the page keeps it in a cookie.
     let url = line.trim().to_string();
     assert!(url.starts_with("http://127.0.0.1:"), "printed {url:?}");
-    let gui = Gui { addr: url.trim_start_matches("http://").trim_end_matches('/').to_string() };
+    let (base, token) = url.split_once("/?token=").unwrap_or_else(|| panic!("no token in {url:?}"));
+    let gui = Gui { addr: base.trim_start_matches("http://").to_string(), token: token.to_string() };
+    // Without the token nothing is served.
+    assert_eq!(http("GET", &gui.addr, "/api/state", "", "text/plain").0, 403);
 
     // chromedriver and a session.
     let port = free_port();

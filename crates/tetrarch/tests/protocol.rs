@@ -28,6 +28,18 @@ impl Engine {
         for (k, v) in env {
             cmd.env(k, v);
         }
+        Engine::spawn(cmd)
+    }
+
+    /// The engine under an address-space limit (`ulimit -v`, KiB).
+    fn start_limited(kib: u64) -> Engine {
+        let mut c = Command::new("sh");
+        c.arg("-c").arg(format!("ulimit -v {kib} && exec \"$0\"")).arg(env!("CARGO_BIN_EXE_tetrarch"));
+        c.env_remove("TETRARCH_VARIANT");
+        Engine::spawn(c)
+    }
+
+    fn spawn(mut cmd: Command) -> Engine {
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -155,10 +167,10 @@ fn handshake_and_options() {
     assert!(v[0].starts_with("id name Tetrarch "), "{v:?}");
     assert!(v[1].starts_with("id author "), "{v:?}");
     for want in [
-        "option name Hash type spin default 16 min 1 max 65536",
+        "option name Hash type spin default 64 min 1 max 65536",
         "option name Threads type spin default 1 min 1 max 256",
         "option name MultiPV type spin default 1 min 1 max 256",
-        "option name Move Overhead type spin default 10 min 0 max 5000",
+        "option name Move Overhead type spin default 100 min 0 max 5000",
         "option name Clear Hash type button",
         "option name FC_Layout type combo default A var A var B",
         "option name FC_LeapOwnPawns type check default false",
@@ -340,9 +352,8 @@ fn go_infinite_then_stop() {
     assert!(!v.iter().any(|l| l.starts_with("bestmove")), "{v:?}");
 }
 
-/// `quit` stops a search, which prints its bestmove; end of input waits for
-/// a search with a limit (`go depth` piped in prints its bestmove) and stops
-/// one without any (`go`, `go infinite`). Exactly one bestmove, status 0.
+/// `quit` and the end of input stop a search, which prints its bestmove.
+/// Exactly one bestmove, status 0.
 #[test]
 fn quit_and_end_of_input_during_a_search() {
     for (go, quit, wait) in [("go infinite", true, 2), ("go", false, 5), ("go infinite", false, 5), ("go depth 2", false, 20)] {
@@ -361,16 +372,94 @@ fn quit_and_end_of_input_during_a_search() {
     }
 }
 
-/// `go perft` and `quit` piped in together: the count is printed first.
+/// `quit` stops a running perft too (the spec: exit at once): it says so,
+/// prints no total, and the process exits with status 0.
 #[test]
-fn quit_after_go_perft_prints_the_count() {
+fn quit_stops_a_perft() {
     let mut e = Engine::start();
-    e.send("go perft 4");
+    e.send("go perft 50");
+    e.send("isready");
+    e.until(|l| l == "readyok");
     e.send("quit");
-    let s = e.wait_exit(Duration::from_secs(20));
+    let s = e.wait_exit(Duration::from_secs(5));
     assert!(s.success(), "{s:?}");
     let v = e.rest();
-    assert_eq!(v.last().map(String::as_str), Some("Nodes searched: 20736"), "{v:?}");
+    assert_eq!(v, ["info string perft stopped"], "{v:?}");
+}
+
+/// Issue 26, defect 3: the end of the input is `quit` (as in Stockfish),
+/// also for a job that would end by itself only after ages: a deep perft,
+/// a search with a huge time, node or clock limit. It is stopped, prints
+/// what it must (one `bestmove`, or `perft stopped`), and the process exits
+/// with status 0 at once instead of running on at full CPU.
+#[test]
+fn end_of_input_ends_a_long_job() {
+    for go in [
+        "go perft 50",
+        "go movetime 18446744073709551615",
+        "go nodes 18446744073709551615",
+        "go wtime 9223372036854775807",
+        "go depth 200",
+    ] {
+        let mut e = Engine::start();
+        e.send(go);
+        e.send("isready");
+        e.until(|l| l == "readyok");
+        std::thread::sleep(Duration::from_millis(100));
+        e.stdin = None; // end of input
+        let s = e.wait_exit(Duration::from_secs(5));
+        assert!(s.success(), "{go}: {s:?}");
+        let v = e.rest();
+        if go.contains("perft") {
+            assert_eq!(v, ["info string perft stopped"], "{go}: {v:?}");
+        } else {
+            assert_eq!(v.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{go}: {v:?}");
+            assert!(!v.iter().any(|l| l.contains("(none)")), "{go}: {v:?}");
+        }
+    }
+}
+
+/// Issue 26, defect 2: `go perft 50`, `position startpos`, `stop`,
+/// `isready` wedged the engine (`position` waited for the perft, so `stop`
+/// was never read). A state-changing command now stops a perft first, as it
+/// stops a search, and then does its work.
+#[test]
+fn a_state_changing_command_stops_a_perft() {
+    for cmd in ["position startpos moves e2e3", "setoption name Hash value 8", "ucinewgame", "go depth 1"] {
+        let mut e = Engine::start();
+        e.send("go perft 50");
+        e.send(cmd);
+        e.send("stop");
+        e.send("isready");
+        let v = e.until(|l| l == "readyok");
+        assert_eq!(v.iter().filter(|l| *l == "info string perft stopped").count(), 1, "{cmd}: {v:?}");
+        assert!(!v.iter().any(|l| is_error(l)), "{cmd}: {v:?}");
+        if cmd.starts_with("position") {
+            assert_eq!(e.ask("query turn"), ["response p2"], "{cmd}");
+        }
+    }
+}
+
+/// Issue 26, defect 1: `Hash 512` then a variant switch held both tables
+/// (the new one was built before the old one was dropped): over 1 GB, and
+/// under an address-space limit a panic (`transposition table allocation`,
+/// exit 101). The old table is freed first now, and a table that cannot be
+/// had is an error line while the engine goes on.
+#[test]
+fn a_variant_switch_does_not_hold_two_hash_tables() {
+    // 950 MiB of address space: one 512 MiB table fits, two do not.
+    let mut e = Engine::start_limited(950 * 1024);
+    assert!(e.ask("setoption name Hash value 512").is_empty());
+    assert!(e.ask("setoption name UCI_Variant value quattuor").is_empty());
+    assert!(e.ask("setoption name UCI_Variant value fourchess").is_empty());
+    // A table the allocator refuses: an error, and the engine still plays.
+    let v = e.ask("setoption name Hash value 2000");
+    assert!(v.len() == 1 && is_error(&v[0]) && v[0].contains("Hash"), "{v:?}");
+    assert!(e.ask("setoption name UCI_Variant value quadranj").is_empty());
+    e.send("go depth 1");
+    let v = e.until(|l| l.starts_with("bestmove"));
+    assert!(!v.last().unwrap().contains("(none)"), "{v:?}");
+    assert!(e.child.try_wait().unwrap().is_none(), "the engine exited");
 }
 
 #[test]
@@ -783,7 +872,7 @@ fn setup_seed_makes_go_setup_reproducible() {
 }
 
 #[test]
-fn stop_ends_a_long_perft_and_other_commands_wait_for_a_short_one() {
+fn stop_and_state_changing_commands_end_a_perft() {
     let mut e = Engine::start();
     e.send("go perft 9");
     // Answered while the perft runs.
@@ -793,11 +882,15 @@ fn stop_ends_a_long_perft_and_other_commands_wait_for_a_short_one() {
     e.send("stop");
     let v = e.until(|l| l.starts_with("info string perft stopped"));
     assert!(t.elapsed() < std::time::Duration::from_secs(2), "{v:?}");
-    // A command that changes the position waits for a perft to finish.
-    e.send("go perft 3");
+    // A command that changes the position stops a perft first.
+    e.send("go perft 9");
     e.send("position startpos moves e2e3");
+    e.send("isready");
+    let v = e.until(|l| l == "readyok");
+    assert!(v.iter().any(|l| l == "info string perft stopped"), "{v:?}");
+    e.send("go perft 1");
     let v = e.until(|l| l.starts_with("Nodes searched"));
-    assert_eq!(v.last().unwrap(), "Nodes searched: 1728");
+    assert_eq!(v.last().unwrap(), "Nodes searched: 12");
 }
 
 /// The words of a line.

@@ -5,7 +5,10 @@
 //!   `good` (a random legal turn), `crash` (exits), `hang` (never answers),
 //!   `late` (answers after `delay=` ms, default 3000), `illegal` (a well-formed
 //!   illegal turn), `garbage` (junk lines, then a malformed `bestmove`),
-//!   `none` (`bestmove (none)`), `empty` (`bestmove` without a turn);
+//!   `none` (`bestmove (none)`), `empty` (`bestmove` without a turn),
+//!   `longline` (`lines=` MiB of text without a line end, default 3, then
+//!   it hangs), `escape` (`bestmove` with terminal escape sequences),
+//!   `stuck` (sleeps for ever without reading its input);
 //!   and at start: `silent` (never `uciok`), `exit` (exits at once),
 //!   `badoption` (rejects every `setoption` but the variant).
 //! - `after=N`: good turns in each game before misbehaving (default 0);
@@ -17,6 +20,7 @@
 //!   N` with a bare score from Red/Yellow's side, answer
 //!   `bestmove h2-h3` / `e10-e11=Q`, and treat a `go` with Tetrarch clock
 //!   words (`wtime`, `p1time`) as a protocol error (answers a bad move).
+//! - `pidfile=PATH`: append its process id to PATH at start.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -52,6 +56,7 @@ fn main() {
     let mut delay = 3000u64;
     let mut think = 0u64;
     let mut dialect = false;
+    let mut mib = 3u64;
     for a in std::env::args().skip(1) {
         let (k, v) = a.split_once('=').unwrap_or((a.as_str(), ""));
         match k {
@@ -67,6 +72,12 @@ fn main() {
             "delay" => delay = v.parse().unwrap_or(3000),
             "think" => think = v.parse().unwrap_or(0),
             "proto" => dialect = v == "4pchess",
+            "lines" => mib = v.parse().unwrap_or(3),
+            "pidfile" => {
+                if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(v) {
+                    let _ = writeln!(f, "{}", std::process::id());
+                }
+            }
             _ => {}
         }
     }
@@ -165,6 +176,20 @@ fn main() {
                         say("bestmove \u{2}!!garbage!!");
                     }
                     "none" => say("bestmove (none)"),
+                    "longline" => {
+                        let chunk = vec![b'x'; 1 << 20];
+                        let mut o = std::io::stdout();
+                        for _ in 0..mib {
+                            if o.write_all(&chunk).and_then(|_| o.flush()).is_err() {
+                                return;
+                            }
+                        }
+                        std::thread::sleep(Duration::from_secs(3600));
+                    }
+                    "escape" => say("bestmove \u{1b}[2J\u{1b}]0;pwned\u{7}\u{1b}[31mzz"),
+                    "stuck" => loop {
+                        std::thread::sleep(Duration::from_secs(3600));
+                    },
                     "empty" => say("bestmove"),
                     _ => {}
                 }

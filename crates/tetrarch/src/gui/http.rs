@@ -1,18 +1,50 @@
 //! A tiny HTTP/1.1 server over `std::net`: one request per connection
-//! (`Connection: close`), a thread per connection, bodies by
-//! `Content-Length` only. Enough for one person's browser on 127.0.0.1.
+//! (`Connection: close`), bodies by `Content-Length` only. Enough for one
+//! person's browser on 127.0.0.1.
+//!
+//! Bounded whatever a client does (issue 26): a request line or header line
+//! is read up to [`MAX_LINE`] bytes and the head up to [`MAX_HEAD`] (then
+//! 414 / 431, without reading on); the body up to [`MAX_BODY`]; a fixed
+//! pool of worker threads answers, fed by a bounded queue (a connection
+//! that finds it full gets 503 at once); a whole request must arrive within
+//! [`Limits::request_timeout`] (not per read: a byte every few seconds does
+//! not keep a worker); a failing `accept` (no file descriptors left) backs
+//! off instead of spinning.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::time::Duration;
+use std::sync::mpsc::{sync_channel, TrySendError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// Largest request body accepted (a pasted position or record).
 const MAX_BODY: usize = 1 << 20;
 /// Largest request head (request line and headers).
-const MAX_HEAD: usize = 64 << 10;
+pub const MAX_HEAD: usize = 64 << 10;
+/// Longest request line or header line.
+pub const MAX_LINE: usize = 8 << 10;
+
+/// How much the server takes on at once.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Worker threads (requests answered at once).
+    pub workers: usize,
+    /// Accepted connections waiting for a worker; past it, 503.
+    pub queue: usize,
+    /// Time for the whole request to arrive.
+    pub request_timeout: Duration,
+    /// Time for the whole response to be written.
+    pub write_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { workers: 8, queue: 64, request_timeout: Duration::from_secs(10), write_timeout: Duration::from_secs(10) }
+    }
+}
 
 /// A parsed request.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Request {
     /// `GET`, `POST`, …
     pub method: String,
@@ -72,8 +104,13 @@ fn reason(status: u16) -> &'static str {
         403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        408 => "Request Timeout",
         409 => "Conflict",
         413 => "Payload Too Large",
+        414 => "URI Too Long",
+        431 => "Request Header Fields Too Large",
+        500 => "Internal Server Error",
+        503 => "Service Unavailable",
         _ => "Error",
     }
 }
@@ -111,23 +148,51 @@ fn parse_params(s: &str, into: &mut Vec<(String, String)>) {
     }
 }
 
+/// An I/O error as a status: a timeout is 408, anything else 400.
+fn io_status(what: &str, e: std::io::Error) -> (u16, String) {
+    match e.kind() {
+        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => (408, format!("{what}: request timeout")),
+        _ => (400, format!("{what}: {e}")),
+    }
+}
+
+/// Reads one line (line end kept, and counted) of at most `max` bytes into `line`;
+/// `Ok(false)` if it is longer (the rest is not read).
+fn read_line_max(r: &mut impl BufRead, line: &mut Vec<u8>, max: usize) -> std::io::Result<bool> {
+    line.clear();
+    r.take(max as u64 + 1).read_until(b'\n', line)?;
+    Ok(line.len() <= max)
+}
+
 /// Reads one request (from a socket, or bytes in tests and fuzzing); `Err`
-/// with a status and message for a bad one.
+/// with a status and message for a bad one. Never holds more than
+/// [`MAX_HEAD`] + [`MAX_BODY`] bytes of it, whatever the input.
 pub fn read_request<R: Read>(stream: &mut R) -> Result<Request, (u16, String)> {
     let mut r = BufReader::new(stream);
     let mut head = Vec::new();
+    let mut line = Vec::new();
     loop {
-        let mut line = Vec::new();
-        let n = r.read_until(b'\n', &mut line).map_err(|e| (400, format!("read: {e}")))?;
-        if n == 0 {
+        let first = head.is_empty();
+        let fits = read_line_max(&mut r, &mut line, MAX_LINE).map_err(|e| io_status("read", e))?;
+        if !fits {
+            return Err(if first {
+                (414, format!("request line longer than {MAX_LINE} bytes"))
+            } else {
+                (431, format!("header line longer than {MAX_LINE} bytes"))
+            });
+        }
+        if line.is_empty() {
             return Err((400, "connection closed".into()));
         }
         if line == b"\r\n" || line == b"\n" {
+            if first {
+                continue; // blank lines before the request line (RFC 9112 §2.2)
+            }
             break;
         }
         head.extend_from_slice(&line);
         if head.len() > MAX_HEAD {
-            return Err((413, "request head too large".into()));
+            return Err((431, format!("request head longer than {MAX_HEAD} bytes")));
         }
     }
     let head = String::from_utf8_lossy(&head).into_owned();
@@ -157,7 +222,7 @@ pub fn read_request<R: Read>(stream: &mut R) -> Result<Request, (u16, String)> {
         return Err((413, "request body too large".into()));
     }
     let mut body = vec![0; len];
-    r.read_exact(&mut body).map_err(|e| (400, format!("read body: {e}")))?;
+    r.read_exact(&mut body).map_err(|e| io_status("read body", e))?;
     let (path, query) = target.split_once('?').unwrap_or((&target, ""));
     let mut req = Request { method, path: url_decode(path), params: Vec::new(), headers };
     parse_params(query, &mut req.params);
@@ -167,8 +232,18 @@ pub fn read_request<R: Read>(stream: &mut R) -> Result<Request, (u16, String)> {
     Ok(req)
 }
 
-/// Writes a response and closes.
-pub fn write_response(stream: &mut TcpStream, resp: &Response) {
+/// Headers on every response: no framing by other pages (clickjacking),
+/// no content sniffing, no `Referer` (the page's address carries its token).
+pub const SECURITY_HEADERS: [(&str, &str); 4] = [
+    ("X-Frame-Options", "DENY"),
+    ("Content-Security-Policy", "frame-ancestors 'none'"),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+];
+
+/// The bytes of a response: the head, and the body unless `head_only` (the
+/// answer to `HEAD`, whose `Content-Length` is still the body's).
+pub fn response_bytes(resp: &Response, head_only: bool) -> Vec<u8> {
     let mut head = format!(
         "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n",
         resp.status,
@@ -176,13 +251,72 @@ pub fn write_response(stream: &mut TcpStream, resp: &Response) {
         resp.content_type,
         resp.body.len()
     );
+    for (k, v) in SECURITY_HEADERS {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
     for (k, v) in &resp.headers {
         head.push_str(&format!("{k}: {v}\r\n"));
     }
     head.push_str("\r\n");
-    let _ = stream.write_all(head.as_bytes());
-    let _ = stream.write_all(&resp.body);
+    let mut out = head.into_bytes();
+    if !head_only {
+        out.extend_from_slice(&resp.body);
+    }
+    out
+}
+
+/// Writes a response (no body for `head_only`) and closes.
+pub fn write_response(stream: &mut impl Write, resp: &Response, head_only: bool) {
+    let _ = stream.write_all(&response_bytes(resp, head_only));
     let _ = stream.flush();
+}
+
+/// A socket whose reads and writes all end by one deadline (timeouts set
+/// per call to the time left), so a client trickling bytes cannot hold a
+/// worker longer than that.
+struct Deadline<'a> {
+    s: &'a TcpStream,
+    until: Instant,
+}
+
+impl Deadline<'_> {
+    fn left(&self) -> std::io::Result<Duration> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "deadline passed"));
+        }
+        Ok(left)
+    }
+}
+
+impl Read for Deadline<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.s.set_read_timeout(Some(self.left()?))?;
+        (&mut &*self.s).read(buf)
+    }
+}
+
+impl Write for Deadline<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.s.set_write_timeout(Some(self.left()?))?;
+        (&mut &*self.s).write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        (&mut &*self.s).flush()
+    }
+}
+
+/// Reads one request from `stream` and answers it with `handle`, within
+/// the limits' deadlines. A panic in `handle` is a 500.
+fn answer(stream: TcpStream, limits: &Limits, handle: &(dyn Fn(&Request) -> Response + Send + Sync)) {
+    let req = read_request(&mut Deadline { s: &stream, until: Instant::now() + limits.request_timeout });
+    let head_only = matches!(&req, Ok(r) if r.method == "HEAD");
+    let resp = match req {
+        Ok(req) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handle(&req)))
+            .unwrap_or_else(|_| Response::error(500, "internal error")),
+        Err((status, msg)) => Response::error(status, &msg),
+    };
+    write_response(&mut Deadline { s: &stream, until: Instant::now() + limits.write_timeout }, &resp, head_only);
 }
 
 /// The host names a request may be addressed to (DNS-rebinding
@@ -217,20 +351,56 @@ pub fn check_origin(req: &Request, port: u16) -> Result<(), String> {
     Ok(())
 }
 
-/// Accepts connections for ever, answering each on its own thread with
-/// `handle`.
-pub fn serve(listener: TcpListener, handle: impl Fn(&Request) -> Response + Send + Sync + 'static) {
-    let handle = std::sync::Arc::new(handle);
-    for stream in listener.incoming() {
-        let Ok(mut stream) = stream else { continue };
-        let handle = std::sync::Arc::clone(&handle);
-        std::thread::spawn(move || {
-            let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-            let resp = match read_request(&mut stream) {
-                Ok(req) => handle(&req),
-                Err((status, msg)) => Response::error(status, &msg),
-            };
-            write_response(&mut stream, &resp);
-        });
+/// Accepts connections for ever with the default [`Limits`].
+pub fn serve(listener: TcpListener, handle: impl Fn(&Request) -> Response + Send + Sync + 'static) -> Result<(), String> {
+    serve_with(listener, Limits::default(), handle)
+}
+
+/// Accepts connections for ever and answers them on `limits.workers`
+/// threads with `handle`; `Err` only if the workers cannot be started.
+pub fn serve_with(
+    listener: TcpListener,
+    limits: Limits,
+    handle: impl Fn(&Request) -> Response + Send + Sync + 'static,
+) -> Result<(), String> {
+    let handle: Arc<dyn Fn(&Request) -> Response + Send + Sync> = Arc::new(handle);
+    let (tx, rx) = sync_channel::<TcpStream>(limits.queue);
+    let rx = Arc::new(Mutex::new(rx));
+    for i in 0..limits.workers.max(1) {
+        let (rx, handle, limits) = (Arc::clone(&rx), Arc::clone(&handle), limits.clone());
+        std::thread::Builder::new()
+            .name(format!("gui worker {i}"))
+            .spawn(move || loop {
+                let next = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                match next {
+                    Ok(stream) => answer(stream, &limits, &*handle),
+                    Err(_) => return,
+                }
+            })
+            .map_err(|e| format!("cannot start the server's threads: {e}"))?;
     }
+    let mut backoff = Duration::ZERO;
+    for stream in listener.incoming() {
+        match stream {
+            Ok(stream) => {
+                backoff = Duration::ZERO;
+                match tx.try_send(stream) {
+                    Ok(()) => {}
+                    Err(TrySendError::Full(stream)) => {
+                        let busy = Response::error(503, "busy: too many connections, try again");
+                        let until = Instant::now() + Duration::from_millis(200);
+                        write_response(&mut Deadline { s: &stream, until }, &busy, false);
+                    }
+                    Err(TrySendError::Disconnected(_)) => return Err("the server's threads have ended".into()),
+                }
+            }
+            Err(_) => {
+                // Out of file descriptors (or another transient error):
+                // wait, longer each time up to 1 s, instead of spinning.
+                backoff = (backoff * 2).clamp(Duration::from_millis(10), Duration::from_secs(1));
+                std::thread::sleep(backoff);
+            }
+        }
+    }
+    Ok(())
 }

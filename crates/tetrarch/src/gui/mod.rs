@@ -737,6 +737,22 @@ impl Gui {
         Ok(())
     }
 
+    /// `/api/actions`: what to list, or the error.
+    fn actions_job(&self, req: &Request) -> Result<ActionsJob, Response> {
+        if self.time_loss.is_some() {
+            return Err(Response::error(400, &format!("the game is over ({})", self.message)));
+        }
+        let prefix: Vec<String> =
+            req.param("prefix").unwrap_or("").split(',').filter(|s| !s.is_empty()).map(str::to_owned).collect();
+        Ok(ActionsJob {
+            variant: self.variant,
+            options: self.options.clone(),
+            start: self.start.clone(),
+            turns: self.turns.clone(),
+            prefix,
+        })
+    }
+
     fn handle(&mut self, req: &Request) -> Response {
         let post = req.method == "POST";
         let ok = |g: &Gui| Response::json(200, g.state_json());
@@ -779,19 +795,10 @@ impl Gui {
                 j.push_str("]}");
                 Response::json(200, j)
             }
-            ("/api/actions", false) => {
-                if self.time_loss.is_some() {
-                    return bad(format!("the game is over ({})", self.message));
-                }
-                let prefix: Vec<String> =
-                    req.param("prefix").unwrap_or("").split(',').filter(|s| !s.is_empty()).map(str::to_owned).collect();
-                let a = Actions { options: &self.options, start: &self.start, turns: &self.turns, prefix: &prefix };
-                match with_variant(self.variant, a) {
-                    Some(Ok(j)) => Response::json(200, j),
-                    Some(Err(e)) => bad(e),
-                    None => bad("unknown variant".into()),
-                }
-            }
+            ("/api/actions", false) => match self.actions_job(req) {
+                Ok(job) => job.run(),
+                Err(r) => r,
+            },
             ("/api/setup", false) => {
                 let variant = req.param("variant").unwrap_or(self.variant);
                 let seat = match req.param("seat").unwrap_or("1").parse::<usize>() {
@@ -1056,7 +1063,7 @@ pub fn fuzz_request(data: &[u8]) -> u16 {
     let req = match http::read_request(&mut std::io::Cursor::new(data)) {
         Ok(r) => r,
         Err((status, msg)) => {
-            assert!(matches!(status, 400 | 413) && !msg.is_empty());
+            assert!(matches!(status, 400 | 408 | 413 | 414 | 431) && !msg.is_empty());
             return status;
         }
     };
@@ -1080,37 +1087,164 @@ pub fn fuzz_request(data: &[u8]) -> u16 {
     r.status
 }
 
+/// A fresh access token: 128 bits from the system's random source
+/// (`/dev/urandom`; failing that, the random keys std's `RandomState`
+/// draws from the system), as 32 hex digits.
+pub fn new_token() -> String {
+    use std::io::Read;
+    let mut b = [0u8; 16];
+    let ok = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut b)).is_ok();
+    if !ok {
+        use std::hash::{BuildHasher, Hasher};
+        for (i, chunk) in b.chunks_mut(8).enumerate() {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_usize(i);
+            h.write_u128(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+            chunk.copy_from_slice(&h.finish().to_le_bytes());
+        }
+    }
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// The name of the cookie that carries the token (per port: cookies are
+/// shared by every port of a host).
+fn cookie_name(port: u16) -> String {
+    format!("tetrarch_token_{port}")
+}
+
+/// Equal, in a time that does not depend on where they differ.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// The token a request carries: `?token=` (the address `tetrarch gui`
+/// prints), the cookie the page got with it, or `Authorization: token <t>`.
+fn token_given(req: &Request, port: u16) -> Vec<String> {
+    let mut v: Vec<String> = req.params.iter().filter(|(k, _)| k == "token").map(|(_, t)| t.clone()).collect();
+    let name = cookie_name(port);
+    for (k, h) in &req.headers {
+        if k == "cookie" {
+            v.extend(h.split(';').filter_map(|c| c.trim().split_once('=')).filter(|(n, _)| *n == name).map(|(_, t)| t.to_string()));
+        } else if k == "authorization" {
+            if let Some(t) = h.trim().strip_prefix("token ").or_else(|| h.trim().strip_prefix("Token ")) {
+                v.push(t.trim().to_string());
+            }
+        }
+    }
+    v
+}
+
 /// Answers one request (static files, or the API under the lock). A request
-/// not addressed to this server by name (`Host`), or a cross-origin request
-/// that would change something (`Origin`), gets 403 and changes nothing.
-fn route(gui: &Mutex<Gui>, req: &Request, port: u16) -> Response {
+/// not addressed to this server by name (`Host`), a cross-origin request
+/// that would change something (`Origin`), or one without the access token
+/// (when there is one) gets 403 and changes nothing. `HEAD` is answered as
+/// `GET` (the server sends no body); methods other than `GET`, `HEAD` and
+/// `POST` are 405.
+fn route(gui: &Mutex<Gui>, req: &Request, port: u16, token: Option<&str>) -> Response {
     if let Err(e) = http::check_origin(req, port) {
         return Response::error(403, &e);
     }
-    match (req.method.as_str(), req.path.as_str()) {
+    let method = match req.method.as_str() {
+        "GET" | "HEAD" => "GET",
+        "POST" => "POST",
+        _ => return Response::error(405, "method not allowed"),
+    };
+    let mut set_cookie = None;
+    if let Some(t) = token {
+        let given = token_given(req, port);
+        if !given.iter().any(|g| same(g, t)) {
+            return Response::error(
+                403,
+                "forbidden: this server needs its access token: open the address `tetrarch gui` printed (with ?token=…)",
+            );
+        }
+        if req.param("token").is_some_and(|g| same(g, t)) {
+            set_cookie = Some(format!("{}={t}; Path=/; HttpOnly; SameSite=Strict", cookie_name(port)));
+        }
+    }
+    // The access token is not a parameter of the API (`/api/setup/place`
+    // has a `token` of its own: a set-up).
+    let stripped;
+    let req = match token {
+        Some(t) if req.params.iter().any(|(k, v)| k == "token" && same(v, t)) => {
+            stripped = Request {
+                params: req.params.iter().filter(|(k, v)| !(k == "token" && same(v, t))).cloned().collect(),
+                ..req.clone()
+            };
+            &stripped
+        }
+        _ => req,
+    };
+    let mut resp = match (method, req.path.as_str()) {
         ("GET", "/" | "/index.html") => Response::file("text/html; charset=utf-8", INDEX_HTML),
         ("GET", "/app.js") => Response::file("text/javascript; charset=utf-8", APP_JS),
         ("GET", "/style.css") => Response::file("text/css; charset=utf-8", STYLE_CSS),
         ("GET", "/favicon.ico") => Response { status: 404, content_type: "text/plain", headers: vec![], body: vec![] },
+        ("GET", "/api/actions") => {
+            // Listing the legal actions can take long and much memory (a
+            // tall Quadranj stack: millions): it is done outside the game's
+            // lock, one listing at a time.
+            let job = {
+                let mut g = lock(gui);
+                g.tick();
+                g.actions_job(req)
+            };
+            match job {
+                Ok(job) => {
+                    let _one = LISTING.lock().unwrap_or_else(|e| e.into_inner());
+                    job.run()
+                }
+                Err(r) => r,
+            }
+        }
         (_, p) if p.starts_with("/api/") => {
             let mut g = lock(gui);
             g.tick();
             g.handle(req)
         }
         _ => Response::error(404, &format!("no such page `{}`", req.path)),
+    };
+    if let Some(c) = set_cookie {
+        resp.headers.push(("Set-Cookie".into(), c));
+    }
+    resp
+}
+
+/// One `/api/actions` listing at a time (each may hold hundreds of MB).
+static LISTING: Mutex<()> = Mutex::new(());
+
+/// What `/api/actions` needs, copied out of the game so that the listing
+/// runs without its lock.
+pub(crate) struct ActionsJob {
+    variant: &'static str,
+    options: Vec<(String, String)>,
+    start: Start,
+    turns: Vec<String>,
+    prefix: Vec<String>,
+}
+
+impl ActionsJob {
+    fn run(&self) -> Response {
+        let a = Actions { options: &self.options, start: &self.start, turns: &self.turns, prefix: &self.prefix };
+        match with_variant(self.variant, a) {
+            Some(Ok(j)) => Response::json(200, j),
+            Some(Err(e)) => Response::error(400, &e),
+            None => Response::error(400, "unknown variant"),
+        }
     }
 }
 
 /// Binds 127.0.0.1:`port` (0: any free port) and returns the listener and
-/// its URL.
+/// its URL (without a token).
 pub fn bind(port: u16) -> std::io::Result<(TcpListener, String)> {
     let listener = TcpListener::bind(("127.0.0.1", port))?;
     let url = format!("http://127.0.0.1:{}/", listener.local_addr()?.port());
     Ok((listener, url))
 }
 
-/// Serves the GUI on `listener` for ever, starting with `variant`.
-pub fn serve(listener: TcpListener, variant: &str) -> Result<(), String> {
+/// Serves the GUI on `listener` for ever, starting with `variant`; with a
+/// `token`, every request must carry it (docs/gui.md, "Security").
+pub fn serve(listener: TcpListener, variant: &str, token: Option<String>) -> Result<(), String> {
     let all = variants();
     let variant = *all
         .iter()
@@ -1121,10 +1255,12 @@ pub fn serve(listener: TcpListener, variant: &str) -> Result<(), String> {
     // The ticker: engine replies are taken in and clocks run out even when
     // no page asks.
     let g2 = Arc::clone(&gui);
-    std::thread::spawn(move || loop {
-        std::thread::sleep(Duration::from_millis(25));
-        lock(&g2).tick();
-    });
-    http::serve(listener, move |req| route(&gui, req, port));
-    Ok(())
+    std::thread::Builder::new()
+        .name("gui ticker".into())
+        .spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(25));
+            lock(&g2).tick();
+        })
+        .map_err(|e| format!("cannot start the server's threads: {e}"))?;
+    http::serve(listener, move |req| route(&gui, req, port, token.as_deref()))
 }

@@ -250,9 +250,13 @@ impl GameVisitor for Snapshot<'_> {
             }
             outcome = Some(w + " time");
         }
+        // The search's list, not every legal action: the same but for
+        // Quadranj's unstacking chains of more than two links, of which a
+        // tall stack has millions (a 434 MB list on every state change,
+        // issue 26). A position with a legal action has one in it.
         let mut list = G::Actions::default();
         if outcome.is_none() {
-            g.legal_actions(&mut list);
+            g.search_actions(&mut list);
         }
         let over = outcome.is_some() || list.is_empty();
         let mut j = String::new();

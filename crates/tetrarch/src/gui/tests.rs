@@ -489,7 +489,7 @@ fn host_and_origin_checks() {
             ("POST", "/api/play", vec![("turn", "e2e3")]),
             ("POST", "/api/new", vec![("variant", "quattuor")]),
         ] {
-            let r = route(&gui, &with_headers(m, path, &params, &h), port);
+            let r = route(&gui, &with_headers(m, path, &params, &h), port, None);
             assert_eq!(r.status, 403, "{host:?} {m} {path}");
             let body = String::from_utf8(r.body).unwrap();
             assert!(body.starts_with("{\"error\":\"forbidden: "), "{body}");
@@ -498,7 +498,7 @@ fn host_and_origin_checks() {
     // Cross-origin POSTs: 403.
     for origin in ["http://evil.example", "null", "https://127.0.0.1:4321", "http://127.0.0.1:4322"] {
         let h = [("host", "127.0.0.1:4321"), ("origin", origin)];
-        let r = route(&gui, &with_headers("POST", "/api/play", &[("turn", "e2e3")], &h), port);
+        let r = route(&gui, &with_headers("POST", "/api/play", &[("turn", "e2e3")], &h), port, None);
         assert_eq!(r.status, 403, "{origin}");
         assert!(String::from_utf8(r.body).unwrap().contains("cross-origin"));
     }
@@ -506,17 +506,17 @@ fn host_and_origin_checks() {
     assert!(lock(&gui).turns.is_empty());
     // This server's names are fine, with or without a same-origin Origin.
     for host in ["127.0.0.1:4321", "localhost:4321", "LOCALHOST:4321", "[::1]:4321"] {
-        let r = route(&gui, &with_headers("GET", "/api/state", &[], &[("host", host)]), port);
+        let r = route(&gui, &with_headers("GET", "/api/state", &[], &[("host", host)]), port, None);
         assert_eq!(r.status, 200, "{host}");
     }
     let h = [("host", "localhost:4321"), ("origin", "http://localhost:4321")];
-    let r = route(&gui, &with_headers("POST", "/api/play", &[("turn", "e2e3")], &h), port);
+    let r = route(&gui, &with_headers("POST", "/api/play", &[("turn", "e2e3")], &h), port, None);
     assert_eq!(r.status, 200);
-    let r = route(&gui, &with_headers("POST", "/api/undo", &[], &[("host", "127.0.0.1:4321")]), port);
+    let r = route(&gui, &with_headers("POST", "/api/undo", &[], &[("host", "127.0.0.1:4321")]), port, None);
     assert_eq!(r.status, 200);
     // A cross-origin GET with a good Host only reads.
     let h = [("host", "127.0.0.1:4321"), ("origin", "http://evil.example")];
-    assert_eq!(route(&gui, &with_headers("GET", "/api/state", &[], &h), port).status, 200);
+    assert_eq!(route(&gui, &with_headers("GET", "/api/state", &[], &h), port, None).status, 200);
 }
 
 #[test]
@@ -524,7 +524,7 @@ fn host_check_over_a_socket() {
     use std::io::{Read, Write};
     let (listener, url) = bind(0).unwrap();
     let addr = url.trim_start_matches("http://").trim_end_matches('/').to_string();
-    std::thread::spawn(move || serve(listener, "fourchess"));
+    std::thread::spawn(move || serve(listener, "fourchess", None));
     let ask = |head: &str| {
         let mut s = std::net::TcpStream::connect(&addr).unwrap();
         s.write_all(head.as_bytes()).unwrap();
@@ -544,6 +544,199 @@ fn host_check_over_a_socket() {
     assert!(cross.starts_with("HTTP/1.1 403"), "{cross}");
     let st = ask(&format!("GET /api/state HTTP/1.1\r\nHost: {addr}\r\n\r\n"));
     assert!(st.contains("\"turns\":[]"), "{st}");
+}
+
+/// Bytes `head` then `fill` for ever (up to `max`), counting what was read.
+struct Endless {
+    head: Vec<u8>,
+    fill: u8,
+    read: usize,
+    max: usize,
+}
+
+impl std::io::Read for Endless {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(self.max - self.read);
+        for (i, b) in buf[..n].iter_mut().enumerate() {
+            *b = self.head.get(self.read + i).copied().unwrap_or(self.fill);
+        }
+        self.read += n;
+        Ok(n)
+    }
+}
+
+/// Issue 26, defect 4: an endless header or request line grew the server
+/// without bound (a 200 MB line: 228 MB). Lines and the head are limited
+/// while they are read: 414 / 431, and no more than the limit is read.
+#[test]
+fn an_endless_line_or_head_is_cut_off_while_read() {
+    let cases: [(&[u8], u8, u16); 3] = [
+        (b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:1\r\nX-Long: ", b'a', 431),
+        (b"GET /", b'a', 414),
+        (b"GET / HTTP/1.1\r\n", b'\n', 0), // blank lines end the head: not endless
+    ];
+    for (head, fill, want) in cases {
+        let mut r = Endless { head: head.to_vec(), fill, read: 0, max: 64 << 20 };
+        let got = http::read_request(&mut r);
+        if want == 0 {
+            assert!(got.is_ok(), "{got:?}");
+            continue;
+        }
+        let (status, _) = got.expect_err("an endless line");
+        assert_eq!(status, want);
+        assert!(r.read <= http::MAX_HEAD + (64 << 10), "read {} bytes of an endless line", r.read);
+    }
+    // Many short header lines: the head is limited too.
+    let mut r = Endless { head: b"GET / HTTP/1.1\r\n".to_vec(), fill: 0, read: 0, max: 64 << 20 };
+    r.head.extend(std::iter::repeat_n(&b"X-A: b\r\n"[..], 20_000).flatten());
+    let (status, _) = http::read_request(&mut r).expect_err("a huge head");
+    assert_eq!(status, 431);
+    assert!(r.read <= 2 * http::MAX_HEAD, "read {}", r.read);
+}
+
+/// A socket to `addr` and the response to `text` (or what came before the
+/// server closed).
+fn exchange(addr: &str, text: &[u8]) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s.write_all(text).unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Issue 26, defect 5: the timeout was per read, so a client sending a byte
+/// every few seconds held a thread for ever; and every connection had a
+/// thread of its own. A whole request must now arrive in time (408), and a
+/// fixed pool answers (a full queue: 503 at once).
+#[test]
+fn a_trickling_client_is_cut_off_and_workers_are_bounded() {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let limits = http::Limits {
+        workers: 2,
+        queue: 2,
+        request_timeout: Duration::from_millis(800),
+        write_timeout: Duration::from_millis(800),
+    };
+    std::thread::spawn(move || http::serve_with(listener, limits, |_| Response::json(200, "{}".into())));
+    // A byte every 100 ms, for up to 6 s: cut off after about 0.8 s.
+    let mut s = std::net::TcpStream::connect(&addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_millis(50))).unwrap();
+    let t = Instant::now();
+    let mut got = Vec::new();
+    let head = b"GET /x HTTP/1.1\r\nX-Slow: ";
+    let mut i = 0;
+    while t.elapsed() < Duration::from_secs(6) {
+        let b = head.get(i).copied().unwrap_or(b'a');
+        i += 1;
+        if s.write_all(&[b]).is_err() {
+            break;
+        }
+        let mut buf = [0u8; 4096];
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(_) => {}
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let got = String::from_utf8_lossy(&got);
+    assert!(got.starts_with("HTTP/1.1 408"), "after {:?}: {got:?}", t.elapsed());
+    assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
+    // Idle connections take the two workers and fill the queue of two:
+    // the next ones are turned away at once (no thread for each).
+    let idle: Vec<_> = (0..6)
+        .map(|_| {
+            let c = std::net::TcpStream::connect(&addr).unwrap();
+            std::thread::sleep(Duration::from_millis(30));
+            c
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(100));
+    let t1 = Instant::now();
+    let busy = exchange(&addr, b"GET /x HTTP/1.1\r\n\r\n");
+    assert!(busy.starts_with("HTTP/1.1 503"), "{busy:?}");
+    assert!(t1.elapsed() < Duration::from_millis(500), "{:?}", t1.elapsed());
+    drop(idle);
+    // Once they are gone (closed, or timed out), requests are answered.
+    std::thread::sleep(Duration::from_millis(1000));
+    let ok = exchange(&addr, b"GET /x HTTP/1.1\r\n\r\n");
+    assert!(ok.starts_with("HTTP/1.1 200"), "{ok:?}");
+}
+
+/// Issue 26, defect 9: `HEAD` returned a body; no response said that other
+/// pages may not frame the GUI.
+#[test]
+fn head_has_no_body_and_framing_is_refused() {
+    let (listener, url) = bind(0).unwrap();
+    let addr = url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    std::thread::spawn(move || serve(listener, "fourchess", None));
+    for path in ["/", "/api/state"] {
+        let get = exchange(&addr, format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes());
+        let head = exchange(&addr, format!("HEAD {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes());
+        let (get_head, body) = get.split_once("\r\n\r\n").unwrap();
+        assert!(get.starts_with("HTTP/1.1 200") && !body.is_empty(), "{get}");
+        assert!(head.starts_with("HTTP/1.1 200") && head.ends_with("\r\n\r\n"), "{head:?}");
+        let len = |h: &str| h.lines().find(|l| l.starts_with("Content-Length:")).map(str::to_owned);
+        assert_eq!(len(&head), len(get_head));
+        for h in [&head[..], get_head] {
+            assert!(h.contains("\r\nX-Frame-Options: DENY\r\n"), "{h}");
+            assert!(h.contains("\r\nContent-Security-Policy: frame-ancestors 'none'\r\n"), "{h}");
+        }
+    }
+    // Methods the server does not know change nothing.
+    let put = exchange(&addr, format!("PUT /api/new HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes());
+    assert!(put.starts_with("HTTP/1.1 405"), "{put}");
+}
+
+/// Issue 26, defect 9: without a token any local user or program could
+/// drive the GUI. With one, a request must carry it (`?token=`, the cookie
+/// the page gets with it, or `Authorization: token …`); else 403.
+#[test]
+fn the_access_token_is_required() {
+    let gui = Mutex::new(Gui::new("fourchess"));
+    let port = 4321;
+    let host = [("host", "127.0.0.1:4321")];
+    let t = Some("0123abcd");
+    let r = route(&gui, &with_headers("GET", "/", &[], &host), port, t);
+    assert_eq!(r.status, 403);
+    let r = route(&gui, &with_headers("GET", "/api/state", &[("token", "wrong")], &host), port, t);
+    assert_eq!(r.status, 403);
+    let r = route(&gui, &with_headers("POST", "/api/play", &[("turn", "e2e3")], &host), port, t);
+    assert_eq!(r.status, 403);
+    assert!(lock(&gui).turns.is_empty());
+    // The printed address: the page, and a cookie for the page's requests.
+    let r = route(&gui, &with_headers("GET", "/", &[("token", "0123abcd")], &host), port, t);
+    assert_eq!(r.status, 200);
+    let cookie = r.headers.iter().find(|(k, _)| k == "Set-Cookie").map(|(_, v)| v.clone()).unwrap();
+    assert!(cookie.starts_with("tetrarch_token_4321=0123abcd;") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "{cookie}");
+    let h = [("host", "127.0.0.1:4321"), ("cookie", "other=1; tetrarch_token_4321=0123abcd")];
+    let r = route(&gui, &with_headers("POST", "/api/play", &[("turn", "e2e3")], &h), port, t);
+    assert_eq!(r.status, 200);
+    let h = [("host", "127.0.0.1:4321"), ("authorization", "token 0123abcd")];
+    assert_eq!(route(&gui, &with_headers("GET", "/api/state", &[], &h), port, t).status, 200);
+    // A cookie of another port's server is not this one's.
+    let h = [("host", "127.0.0.1:4321"), ("cookie", "tetrarch_token_4322=0123abcd")];
+    assert_eq!(route(&gui, &with_headers("GET", "/api/state", &[], &h), port, t).status, 403);
+    assert_eq!(new_token().len(), 32);
+    assert_ne!(new_token(), new_token());
+}
+
+/// Issue 26, defect 9: every state change listed all legal actions under
+/// the game's lock: a tall Quadranj stack has 5.2 million (a 434 MB peak).
+/// The state now counts the search's actions (no chain of more than two
+/// links); `/api/actions` lists outside the lock.
+#[test]
+fn a_tall_stack_does_not_list_millions_of_actions_on_a_state_change() {
+    let mut g = Gui::new("quadranj");
+    let moves = "d2b3d3b4c4+c2,a1b1 f5g5e6e7f7+g6,f8f7";
+    let (s, b) = call(&mut g, "POST", "/api/new", &[("variant", "quadranj"), ("players", "human,human"), ("moves", moves)]);
+    assert_eq!(s, 200, "{b}");
+    let n: usize = b.split("\"legal_actions\":").nth(1).and_then(|r| r.split([',', '}']).next()).and_then(|v| v.parse().ok()).unwrap();
+    assert!(n > 0 && n < rules::ACTIONS_LISTED, "legal_actions {n}");
 }
 
 /// The fuzz target's checks ([`fuzz_request`]) on requests built from

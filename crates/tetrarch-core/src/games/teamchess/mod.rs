@@ -171,6 +171,12 @@ impl Game for TeamChess {
         (opts.fen4_notation && actions.len() == 1).then(|| notation::fen4_move(actions[0]))
     }
 
+    /// With `Notation` `fen4`, scores are Red/Yellow's, as 4pchess gives
+    /// them (a 4pchess-dialect tool reads them so).
+    fn dialect_score_seat(&self, opts: &Options) -> Option<Seat> {
+        opts.fen4_notation.then_some(0)
+    }
+
     const CLOCK_LETTERS: Option<[&'static str; 4]> = Some(["r", "b", "y", "g"]);
 
     fn seats(&self) -> usize {
