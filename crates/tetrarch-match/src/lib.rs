@@ -72,6 +72,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
             return 2;
         }
     };
+    engine::stop_engines_on_signals();
     match run(cfg) {
         Ok(_) => 0,
         Err(RunError::Usage(e)) => {

@@ -249,8 +249,12 @@ impl RecordWriter {
         }
         Ok(RecordWriter { file })
     }
-    /// Appends one record and flushes.
+    /// Appends one record and flushes; nothing once the runner was
+    /// interrupted (its engines were killed: the game did not end).
     pub fn write(&mut self, r: &GameRecord) -> std::io::Result<()> {
+        if crate::engine::interrupted() {
+            return Ok(());
+        }
         let mut line = r.to_json();
         line.push('\n');
         self.file.write_all(line.as_bytes())?;

@@ -695,6 +695,10 @@ fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary
         }
         drop(tx);
         for rec in rx {
+            if crate::engine::interrupted() {
+                // Its engines were killed by the signal: not a result.
+                break;
+            }
             played += 1;
             if let Some(w) = &mut writer {
                 if let Err(e) = w.write(&rec) {

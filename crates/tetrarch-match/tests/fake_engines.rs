@@ -504,3 +504,55 @@ fn dialect_needs_teamchess() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("teamchess"), "{}", text(&o));
 }
+
+/// Engines lead process groups of their own, so a Ctrl-C at the terminal
+/// or a `kill` of the runner does not reach them: an engine that does not
+/// stop at the end of its input (4pchess's `cli` keeps running) was left
+/// behind. Interrupted (SIGTERM here; SIGINT and SIGHUP alike), the runner
+/// kills every engine group, writes no record for the game it cut short,
+/// and dies of the signal.
+#[test]
+fn an_interrupted_runner_leaves_no_engine_and_no_false_record() {
+    use std::os::unix::process::ExitStatusExt;
+    let pids = tmp("interrupted.pids");
+    let rec = tmp("interrupted.jsonl");
+    let cmd_a = format!("cmd={FAKE}");
+    let pidfile = format!("arg=pidfile={}", pids.display());
+    let mut child = Command::new(RUNNER)
+        .args([
+            "--variant", "queenskings9-duel", "--games", "2", "--seed", "5", "--records", rec.to_str().unwrap(),
+            "--engine", &cmd_a, "name=A", "--engine", &cmd_a, "name=B", "arg=mode=stuck", "arg=after=0", &pidfile,
+            "--each", "st=30",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let alive = |pid: &str| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|st| st.rsplit(')').next().and_then(|r| r.split_whitespace().next()) != Some("Z"))
+    };
+    // B's process of the start check, then B's process of the game: wait
+    // for the second, then let the game reach B's turn (B never answers).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::fs::read_to_string(&pids).unwrap_or_default().lines().count() < 2 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let before = std::fs::read_to_string(&pids).unwrap_or_default();
+    assert!(before.lines().any(alive), "B is not running: {before:?}");
+    Command::new("kill").arg("-TERM").arg(child.id().to_string()).status().unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(15), "{status:?}");
+    let list = std::fs::read_to_string(&pids).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    while list.lines().any(alive) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let left: Vec<&str> = list.lines().filter(|p| alive(p)).collect();
+    for p in &left {
+        let _ = Command::new("kill").arg("-9").arg(p).status();
+    }
+    assert!(left.is_empty(), "engines left running: {left:?}");
+    assert_eq!(read_records(&rec).unwrap_or_default().len(), 0);
+}
