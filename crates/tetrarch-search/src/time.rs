@@ -23,7 +23,10 @@ impl TimeControl {
     pub fn new(limits: &Limits, start: Instant, turns_to_go: u32) -> TimeControl {
         let overhead = limits.move_overhead;
         if let Some(mt) = limits.movetime {
-            let t = mt.saturating_sub(overhead).max(MIN);
+            // A fixed time per turn is no clock that runs down: keep back
+            // the overhead, but at most a twentieth of the time (25 ms of
+            // 0.5 s; the whole 100 ms from 2 s up).
+            let t = mt.saturating_sub(overhead.min(mt / 20)).max(MIN);
             return TimeControl {
                 start,
                 soft: None,
@@ -156,5 +159,24 @@ mod tests {
             TimeControl::new(&l, now, 30).hard,
             Some(Duration::from_millis(100))
         );
+    }
+
+    #[test]
+    fn movetime_keeps_back_the_overhead_but_at_most_a_twentieth() {
+        let now = Instant::now();
+        let hard = |mt: u64, oh: u64| {
+            let l = Limits {
+                movetime: Some(Duration::from_millis(mt)),
+                move_overhead: Duration::from_millis(oh),
+                ..Limits::default()
+            };
+            TimeControl::new(&l, now, 30).hard.unwrap().as_millis()
+        };
+        assert_eq!(hard(500, 100), 475);
+        assert_eq!(hard(2000, 100), 1900);
+        assert_eq!(hard(10_000, 100), 9900);
+        assert_eq!(hard(500, 10), 490);
+        assert_eq!(hard(500, 0), 500);
+        assert_eq!(hard(1, 100), 1);
     }
 }
