@@ -320,6 +320,15 @@ impl Weights {
         Weights { variant, table, values: (table.defaults)() }
     }
 
+    /// A tuned set committed beside a game's code (`include_str!` of a file
+    /// `tetrarch tune` wrote), the game's compiled default. The file is the
+    /// project's own, checked by each game's tests, so a bad one is a bug:
+    /// it panics with the parser's message.
+    pub fn committed(text: &str, variant: &'static str, table: &'static Table) -> Self {
+        Weights::from_text(text, variant, table)
+            .unwrap_or_else(|e| panic!("the committed {variant} weights do not load: {e}"))
+    }
+
     /// The same weights with some values replaced (`(name, value)`, names as
     /// in [`Table::name_of`]); unknown names are an error.
     pub fn with(mut self, changes: &[(&str, i32)]) -> Result<Self, WeightsError> {

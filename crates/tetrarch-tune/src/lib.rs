@@ -99,7 +99,8 @@ pub struct TuneArgs {
     pub data: Vec<PathBuf>,
     /// The weights file to write.
     pub out: PathBuf,
-    /// Weights to start from (default: compiled-in).
+    /// Weights to start from: a file, or `hand` for the table's hand-set
+    /// values (default: the compiled-in weights).
     pub start: Option<PathBuf>,
     /// The fit's settings.
     pub fit: tune::FitArgs,
@@ -115,6 +116,10 @@ impl Visitor for TuneVisit<'_> {
         let TuneVisit(args, say) = self;
         let opts = G::default_options(variant);
         let start = match &args.start {
+            Some(p) if p.as_os_str() == "hand" => {
+                let d = G::default_weights(variant);
+                Weights::defaults(d.variant, d.table)
+            }
             Some(p) => read_weights::<G>(variant, p)?,
             None => G::default_weights(variant).clone(),
         };

@@ -163,3 +163,32 @@ fn tune_writes_a_weights_file_that_loads() {
     assert!(tetrarch_tune::tune_main(&wrong, &mut |_| {}).is_err());
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// `--start hand` starts from the game's hand-set table, not from the
+/// compiled-in (tuned) set; with a step of 0 the file written is that start.
+#[test]
+fn tune_can_start_from_the_hand_set_table() {
+    let d = dir("tune-hand");
+    let data = d.join("d.jsonl");
+    datagen_main(&args("teamchess", 2, data.clone(), 1), None).unwrap();
+    let run = |start: Option<PathBuf>, name: &str| {
+        let out = d.join(name);
+        let targs = tetrarch_tune::TuneArgs {
+            variant: "teamchess".into(),
+            data: vec![data.clone()],
+            out: out.clone(),
+            start,
+            fit: tetrarch_tune::tune::FitArgs { epochs: 1, batch: 64, lr: 0.0, ..Default::default() },
+            command: "tetrarch tune (test)".into(),
+        };
+        tetrarch_tune::tune_main(&targs, &mut |_| {}).unwrap();
+        let table = TeamChess::default_weights("teamchess").table;
+        tetrarch_core::eval::Weights::from_text(&std::fs::read_to_string(&out).unwrap(), "teamchess", table).unwrap()
+    };
+    let compiled = TeamChess::default_weights("teamchess");
+    let hand = tetrarch_core::eval::Weights::defaults("teamchess", compiled.table);
+    assert_eq!(run(Some("hand".into()), "hand.txt").values, hand.values);
+    assert_eq!(run(None, "compiled.txt").values, compiled.values);
+    assert_ne!(hand.values, compiled.values);
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -155,7 +155,9 @@ enum Command {
         /// The weights file to write.
         #[arg(long)]
         out: std::path::PathBuf,
-        /// Start from this weights file (default: compiled-in).
+        /// Start from this weights file, or `hand` for the game's hand-set
+        /// table (default: the compiled-in weights, tuned where a game has
+        /// a committed tuned set).
         #[arg(long)]
         start: Option<std::path::PathBuf>,
         /// Passes over the data.

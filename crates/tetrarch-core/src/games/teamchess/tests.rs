@@ -247,12 +247,14 @@ fn pgn4_result_tags() {
 #[test]
 fn eval_mobility_counts_the_cells_sliders_reach() {
     use crate::games::chess4::test_util::assert_team_mobility;
+    let w0 = TeamChess::default_weights("teamchess");
+    let (rook, bishop) = (w0.values[w::MOB_ROOK], w0.values[w::MOB_BISHOP]);
     let p = pos("3yK4/8/8/14/14/14/13gK/bK13/14/14/1rR12/8/8/3rK4 r - - 0 1");
-    assert_team_mobility(&p, 20 * eval::MOBILITY);
+    assert_team_mobility(&p, 20 * rook);
     // A Blue Bishop on f4 ends the Rook's way right: c4, d4, e4, f4. The
     // Bishop reaches e5–a9 (5), g5–m11 (7), e3–d2 (2) and g3–i1 (3).
     let q = pos("3yK4/8/8/14/14/14/13gK/bK13/14/14/1rR3bB8/8/8/3rK4 r - - 0 1");
-    assert_team_mobility(&q, (7 + 1 + 4 - 17) * eval::MOBILITY);
+    assert_team_mobility(&q, (7 + 1 + 4) * rook - 17 * bishop);
 }
 
 // ---- evaluation terms (docs/teamchess.md, "Evaluation") -------------------
@@ -444,4 +446,18 @@ fn eval_pst_is_per_frame() {
     let g_home = with_kings(&["gN@n5"], 'b');
     let g_centre = with_kings(&["gN@h7"], 'b');
     assert_eq!(term(&g_centre, 3, "pst") - term(&g_home, 3, "pst"), pst(fc) - pst(fh));
+}
+
+/// The compiled default is the committed tuned set (`tuned.weights`): it
+/// loads, it is not the hand-set table, the tuner left the fixed weight
+/// alone, and the material values keep their order.
+#[test]
+fn the_compiled_weights_are_the_committed_tuned_set() {
+    let d = TeamChess::default_weights("teamchess");
+    let hand = crate::eval::Weights::defaults("teamchess", &w::TABLE);
+    assert_ne!(d.values, hand.values);
+    assert_eq!(d.values[w::NO_KING], hand.values[w::NO_KING]);
+    let m = [w::PAWN, w::KNIGHT, w::ROOK, w::QUEEN].map(|i| d.values[i]);
+    assert!(m.windows(2).all(|p| p[0] < p[1]), "{m:?}");
+    assert!(d.values[w::KNIGHT] <= d.values[w::BISHOP] && d.values[w::BISHOP] < d.values[w::ROOK]);
 }
