@@ -9,7 +9,7 @@
 //!
 //! Adding a game: write its module under `games/` with `impl Game` and
 //! `impl GameInfo` (every fact of [`GameInfo`] has a default), and add its
-//! type to the [`games!`] invocation below. A type missing its `GameInfo`
+//! type to the `games!` invocation below. A type missing its `GameInfo`
 //! impl does not compile here; nothing else lists games.
 
 use crate::game::{Game, Seat};

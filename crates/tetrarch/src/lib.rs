@@ -3,7 +3,8 @@
 //! - [`Engine`]: the line handler. It owns the session of the current variant
 //!   ([`AnySession`], a boxed [`session::SessionOps`]), the engine-wide
 //!   [`Settings`] and the running search job, and dispatches once per line.
-//! - [`session::Session`]: everything one game needs, generic over [`Game`].
+//! - [`session::Session`]: everything one game needs, generic over
+//!   [`Game`](tetrarch_core::game::Game).
 //! - [`tools`]: perft and bench for the sub-commands.
 //!
 //! The games come from the core crate's registry
