@@ -6,6 +6,6 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(s) = std::str::from_utf8(data) {
-        tetrarch_core::for_every_game!(setup_tokens, s);
+        tetrarch_core::fuzzing::every_game(tetrarch_core::fuzzing::Target::SetupTokens, s);
     }
 });

@@ -6,15 +6,20 @@
 //! back to the same position, and a token that parses plays legally.
 
 use crate::game::Game;
+use crate::registry::{variants, with_variant, GameInfo, GameVisitor};
 use crate::turns::{parse_turn, play_turn};
 
 /// Feeds `data` to `G`'s position-string parser under every variant.
 pub fn position_string<G: Game>(data: &str) {
     for v in G::VARIANTS {
-        let opts = G::default_options(v);
-        if let Ok(p) = G::from_position_string(data, &opts) {
-            check_parsed(&p, &opts);
-        }
+        position_string_in::<G>(v, data);
+    }
+}
+
+fn position_string_in<G: Game>(v: &str, data: &str) {
+    let opts = G::default_options(v);
+    if let Ok(p) = G::from_position_string(data, &opts) {
+        check_parsed(&p, &opts);
     }
 }
 
@@ -37,57 +42,79 @@ fn check_parsed<G: Game>(p: &G, opts: &G::Options) {
 /// the start position) or `<position string>\n<token>`.
 pub fn turn_token<G: Game>(data: &str) {
     for v in G::VARIANTS {
-        let opts = G::default_options(v);
-        let (pos, token) = match data.split_once('\n') {
-            Some((p, t)) => match G::from_position_string(p, &opts) {
-                Ok(pos) => (pos, t),
-                Err(_) => continue,
-            },
-            None => (G::startpos(&opts), data),
-        };
-        let before = pos.position_string();
-        if let Ok(actions) = parse_turn(&pos, token) {
-            let mut p = pos.clone();
-            for &a in &actions {
-                assert!(p.is_legal(a), "parsed action is not legal");
-                p.make(a);
-            }
-            let mut q = pos.clone();
-            play_turn(&mut q, &actions);
-            assert_eq!(q.key(), q.key_from_scratch());
-        }
-        assert_eq!(pos.position_string(), before, "parsing changed the position");
+        turn_token_in::<G>(v, data);
     }
+}
+
+fn turn_token_in<G: Game>(v: &str, data: &str) {
+    let opts = G::default_options(v);
+    let (pos, token) = match data.split_once('\n') {
+        Some((p, t)) => match G::from_position_string(p, &opts) {
+            Ok(pos) => (pos, t),
+            Err(_) => return,
+        },
+        None => (G::startpos(&opts), data),
+    };
+    let before = pos.position_string();
+    if let Ok(actions) = parse_turn(&pos, token) {
+        let mut p = pos.clone();
+        for &a in &actions {
+            assert!(p.is_legal(a), "parsed action is not legal");
+            p.make(a);
+        }
+        let mut q = pos.clone();
+        play_turn(&mut q, &actions);
+        assert_eq!(q.key(), q.key_from_scratch());
+    }
+    assert_eq!(pos.position_string(), before, "parsing changed the position");
 }
 
 /// Feeds set-up tokens (`data` split at whitespace, one token per seat) to
 /// `G`'s `position setup` parser under every variant: no panic, and what
 /// parses prints a position string that parses back to the same position.
 pub fn setup_tokens<G: Game>(data: &str) {
-    let tokens: Vec<&str> = data.split_whitespace().collect();
     for v in G::VARIANTS {
-        let opts = G::default_options(v);
-        if let Ok(p) = G::from_setup(&tokens, &opts) {
-            check_parsed(&p, &opts);
+        setup_tokens_in::<G>(v, data);
+    }
+}
+
+fn setup_tokens_in<G: Game>(v: &str, data: &str) {
+    let tokens: Vec<&str> = data.split_whitespace().collect();
+    let opts = G::default_options(v);
+    if let Ok(p) = G::from_setup(&tokens, &opts) {
+        check_parsed(&p, &opts);
+    }
+}
+
+/// One of the parser checks above, for [`every_game`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// [`position_string`].
+    PositionString,
+    /// [`turn_token`].
+    TurnToken,
+    /// [`setup_tokens`].
+    SetupTokens,
+}
+
+struct Check<'a>(Target, &'a str);
+
+impl GameVisitor for Check<'_> {
+    type Output = ();
+    fn visit<G: GameInfo>(self, variant: &'static str) {
+        match self.0 {
+            Target::PositionString => position_string_in::<G>(variant, self.1),
+            Target::TurnToken => turn_token_in::<G>(variant, self.1),
+            Target::SetupTokens => setup_tokens_in::<G>(variant, self.1),
         }
     }
 }
 
-/// Every game's parsers at once, for the fuzz targets: `what` is one of the
-/// functions above, instantiated for each game.
-#[macro_export]
-macro_rules! for_every_game {
-    ($what:ident, $data:expr) => {{
-        use $crate::games::{
-            fourchess::FourChess, quadranj::Quadranj, quattuor::Quattuor,
-            queenskings::QueensKings, teamchess::TeamChess,
-        };
-        $crate::fuzzing::$what::<FourChess>($data);
-        $crate::fuzzing::$what::<TeamChess>($data);
-        $crate::fuzzing::$what::<Quattuor>($data);
-        $crate::fuzzing::$what::<QueensKings>($data);
-        $crate::fuzzing::$what::<Quadranj>($data);
-    }};
+/// Runs `target` on `data` under every variant of the game registry
+/// ([`crate::registry`]), for the fuzz targets; returns the variants it
+/// ran under (a new game is fuzzed once it is in the registry).
+pub fn every_game(target: Target, data: &str) -> Vec<&'static str> {
+    variants().into_iter().filter(|v| with_variant(v, Check(target, data)).is_some()).collect()
 }
 
 /// Feeds a PGN4 text to the `teamchess` reader: what reads writes back and
@@ -170,9 +197,9 @@ mod tests {
 
         #[test]
         fn every_game_arbitrary_text(s in "\\PC{0,60}") {
-            crate::for_every_game!(position_string, &s);
-            crate::for_every_game!(setup_tokens, &s);
-            crate::for_every_game!(turn_token, &s);
+            every_game(Target::PositionString, &s);
+            every_game(Target::SetupTokens, &s);
+            every_game(Target::TurnToken, &s);
         }
 
         #[test]

@@ -9,6 +9,9 @@
 //! - [`games`]: one module per game, each with the same shape (board, moves,
 //!   notation, rules, evaluation, tests).
 //! - [`view`]: a picture of a position for graphical front ends.
+//! - [`registry`]: the one list of games ([`registry::variants`],
+//!   [`registry::with_variant`]) and their per-game facts
+//!   ([`registry::GameInfo`]).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -18,6 +21,7 @@ pub mod eval;
 pub mod fuzzing;
 pub mod game;
 pub mod games;
+pub mod registry;
 pub mod turns;
 pub mod view;
 pub mod zobrist;

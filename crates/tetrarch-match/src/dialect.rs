@@ -6,7 +6,7 @@
 use tetrarch_core::game::Seat;
 use tetrarch_core::turns::{parse_turn, play_turn};
 
-use crate::games::MatchGame;
+use crate::games::GameInfo;
 use crate::openings::{Opening, Start};
 
 /// The game's moves in the dialect, kept turn by turn.
@@ -19,7 +19,7 @@ pub struct DialectLine {
     opts4: Option<Box<dyn std::any::Any>>,
 }
 
-fn fen4_opts<G: MatchGame>(opts: &G::Options) -> Result<G::Options, String> {
+fn fen4_opts<G: GameInfo>(opts: &G::Options) -> Result<G::Options, String> {
     let mut o = opts.clone();
     G::set_option(&mut o, "Notation", "fen4").map_err(|e| format!("proto=4pchess: {e}"))?;
     Ok(o)
@@ -27,7 +27,7 @@ fn fen4_opts<G: MatchGame>(opts: &G::Options) -> Result<G::Options, String> {
 
 impl DialectLine {
     /// The line of an opening: its start and its turns in the dialect.
-    pub fn new<G: MatchGame>(opening: &Opening, opts: &G::Options) -> Result<DialectLine, String> {
+    pub fn new<G: GameInfo>(opening: &Opening, opts: &G::Options) -> Result<DialectLine, String> {
         let opts4 = fen4_opts::<G>(opts)?;
         let mut g = opening.start_position::<G>(opts)?;
         let start = match opening.start {
@@ -51,7 +51,7 @@ impl DialectLine {
     }
 
     /// Adds the turn `acts` played from `before`.
-    pub fn push<G: MatchGame>(&mut self, before: &G, acts: &[G::Action]) {
+    pub fn push<G: GameInfo>(&mut self, before: &G, acts: &[G::Action]) {
         let opts4 = self.opts4.as_ref().and_then(|o| o.downcast_ref::<G::Options>());
         let tok = opts4
             .and_then(|o| before.dialect_turn(o, acts))

@@ -8,7 +8,7 @@ use tetrarch_core::games::{fourchess::FourChess, quadranj::Quadranj, quattuor::Q
 use tetrarch_core::turns::{parse_turn, play_turn, turn_string};
 
 use crate::engine::{info_depth, info_score, read_line_capped, LineRead, WaitError};
-use crate::games::{with_variant, MatchGame, Visitor};
+use crate::games::{with_variant, GameInfo, GameVisitor};
 use crate::play::bestmove_turn;
 use crate::record::{parse_records, GameRecord};
 use crate::text::printable;
@@ -19,7 +19,7 @@ fn no_control(s: &str) -> bool {
 
 /// A `bestmove` line judged on `pos`: a turn is legal and replays, a
 /// forfeit reason is short and printable.
-fn judge<G: MatchGame>(pos: &G, line: &str) {
+fn judge<G: GameInfo>(pos: &G, line: &str) {
     match bestmove_turn(pos, line) {
         Ok(acts) => {
             let tok = turn_string(pos, &acts);
@@ -94,9 +94,9 @@ fn read_engine_output(data: &[u8], max: usize, fc: &FourChess, qj: &Quadranj, qk
 
 struct Verify<'a>(&'a GameRecord);
 
-impl Visitor for Verify<'_> {
+impl GameVisitor for Verify<'_> {
     type Output = ();
-    fn visit<G: MatchGame>(self, variant: &'static str) {
+    fn visit<G: GameInfo>(self, variant: &'static str) {
         let _ = self.0.verify::<G>(&G::default_options(variant));
     }
 }

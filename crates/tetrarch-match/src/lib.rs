@@ -47,10 +47,8 @@ pub use runner::{RunError, Summary};
 
 /// Runs a match from a parsed configuration.
 pub fn run(cfg: Config) -> Result<Summary, RunError> {
-    let variant = cfg.variant.clone();
-    games::with_variant(&variant, runner::RunVisitor(cfg)).unwrap_or_else(|| {
-        Err(RunError::Usage(format!("unknown variant `{variant}` (known: {})", games::variants().join(", "))))
-    })
+    let variant = games::check_variant(&cfg.variant).map_err(RunError::Usage)?;
+    games::with_variant(variant, runner::RunVisitor(cfg)).expect("a registered variant")
 }
 
 /// The `tetrarch match` sub-command: `args` are the words after `match`.
@@ -90,9 +88,9 @@ pub fn main_with_args(args: &[String]) -> i32 {
 /// variant's default rules; returns the number of records.
 pub fn verify_records(path: &std::path::Path) -> Result<usize, String> {
     struct V<'a>(&'a [GameRecord]);
-    impl games::Visitor for V<'_> {
+    impl games::GameVisitor for V<'_> {
         type Output = Result<(), String>;
-        fn visit<G: games::MatchGame>(self, variant: &'static str) -> Self::Output {
+        fn visit<G: games::GameInfo>(self, variant: &'static str) -> Self::Output {
             let opts = <G as tetrarch_core::game::Game>::default_options(variant);
             for r in self.0 {
                 r.verify::<G>(&opts).map_err(|e| format!("game {}: {e}", r.game))?;

@@ -3,7 +3,7 @@
 
 use tetrarch_core::turns::{legal_turns, parse_turn, play_turn};
 
-use crate::games::MatchGame;
+use crate::games::GameInfo;
 
 /// A small seeded generator (SplitMix64).
 #[derive(Clone, Debug)]
@@ -105,7 +105,7 @@ impl Opening {
     /// secret kept during play: Quadranj's burglars, spec §9.3); otherwise,
     /// and for other starts, the opening itself (Quattuor Reges' set-ups are
     /// public once play begins).
-    pub fn seen_by<G: MatchGame>(&self, seat: usize, opts: &G::Options) -> Opening {
+    pub fn seen_by<G: GameInfo>(&self, seat: usize, opts: &G::Options) -> Opening {
         if let Start::Setup(t) = &self.start {
             let masked: Vec<String> =
                 t.iter().enumerate().map(|(s, tok)| if s == seat { tok.clone() } else { "?".into() }).collect();
@@ -118,7 +118,7 @@ impl Opening {
     }
 
     /// The start position under the rule options.
-    pub fn start_position<G: MatchGame>(&self, opts: &G::Options) -> Result<G, String> {
+    pub fn start_position<G: GameInfo>(&self, opts: &G::Options) -> Result<G, String> {
         let mut g = match &self.start {
             Start::Startpos => G::startpos(opts),
             Start::Fen(f) => G::from_position_string(f, opts).map_err(|e| format!("position: {e}"))?,
@@ -134,7 +134,7 @@ impl Opening {
     /// Checks the opening with the rules: the start is valid, every turn is
     /// legal, and the game is not over at its end. Returns the position and
     /// the key history (turn-start keys before the current position).
-    pub fn replay<G: MatchGame>(&self, opts: &G::Options) -> Result<(G, Vec<u64>), String> {
+    pub fn replay<G: GameInfo>(&self, opts: &G::Options) -> Result<(G, Vec<u64>), String> {
         let mut g = self.start_position::<G>(opts)?;
         let mut history = Vec::new();
         for (i, t) in self.turns.iter().enumerate() {
@@ -154,7 +154,7 @@ impl Opening {
 
 /// Reads an opening file: one opening per line; blank lines and lines
 /// starting with `#` are skipped. Every line is checked with the rules.
-pub fn read_openings<G: MatchGame>(path: &std::path::Path, opts: &G::Options) -> Result<Vec<Opening>, String> {
+pub fn read_openings<G: GameInfo>(path: &std::path::Path, opts: &G::Options) -> Result<Vec<Opening>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -177,7 +177,7 @@ pub fn read_openings<G: MatchGame>(path: &std::path::Path, opts: &G::Options) ->
 /// start (a random set-up for each seat in games with one, when `random_setup`),
 /// then `plies` random legal turns; all from `seed` and `index`, so a match
 /// is reproducible.
-pub fn make_opening<G: MatchGame>(
+pub fn make_opening<G: GameInfo>(
     file: Option<&[Opening]>,
     plies: u32,
     random_setup: bool,

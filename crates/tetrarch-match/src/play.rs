@@ -17,7 +17,7 @@ use crate::config::{Config, EngineConfig};
 use crate::config::Proto;
 use crate::dialect::{self, DialectLine};
 use crate::engine::{info_score, EngineProc, Log, WaitError};
-use crate::games::{format_of, Format, MatchGame};
+use crate::games::{format_of, Format, GameInfo};
 use crate::openings::Opening;
 use crate::record::{Decided, GameRecord};
 use crate::tc::Clock;
@@ -27,7 +27,7 @@ use crate::text::{cut, printable};
 pub const HANDSHAKE: Duration = Duration::from_secs(10);
 
 /// Everything the games of a match share.
-pub struct MatchCtx<G: MatchGame> {
+pub struct MatchCtx<G: GameInfo> {
     /// The variant.
     pub variant: &'static str,
     /// The rule options (the referee's and every engine's).
@@ -262,7 +262,7 @@ pub fn places_to_points(n: usize, groups: &[Vec<Seat>]) -> (Vec<u32>, Vec<f64>) 
 
 /// Resign / draw adjudication from the engines' last scores (each from the
 /// mover's side). `scores` are (seat, score) of the game's turns.
-fn adjudicate<G: MatchGame>(g: &G, cfg: &Config, fmt: Format, scores: &[(Seat, Option<i32>)], total_turns: usize) -> Option<End> {
+fn adjudicate<G: GameInfo>(g: &G, cfg: &Config, fmt: Format, scores: &[(Seat, Option<i32>)], total_turns: usize) -> Option<End> {
     let n = g.seats();
     if let Some(r) = cfg.resign {
         let k = r.movecount as usize * n;
@@ -296,7 +296,7 @@ fn adjudicate<G: MatchGame>(g: &G, cfg: &Config, fmt: Format, scores: &[(Seat, O
 /// The turn of an engine's `bestmove` line on `pos`, or why the engine
 /// forfeits (the reason quotes the engine's token, cut short and with its
 /// control characters escaped: it goes to the terminal and the PGN).
-pub fn bestmove_turn<G: MatchGame>(pos: &G, line: &str) -> Result<Vec<G::Action>, String> {
+pub fn bestmove_turn<G: GameInfo>(pos: &G, line: &str) -> Result<Vec<G::Action>, String> {
     let Some(tok) = line.split_whitespace().nth(1) else {
         return Err("malformed bestmove (no turn)".into());
     };
@@ -308,7 +308,7 @@ pub fn bestmove_turn<G: MatchGame>(pos: &G, line: &str) -> Result<Vec<G::Action>
 }
 
 /// Plays one game and returns its record. Never panics on engine misbehaviour.
-pub fn play_game<G: MatchGame>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) -> GameRecord {
+pub fn play_game<G: GameInfo>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) -> GameRecord {
     let cfg = &*ctx.cfg;
     let started = now_secs();
     let t_start = Instant::now();

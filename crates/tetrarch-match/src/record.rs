@@ -6,7 +6,7 @@ use std::path::Path;
 
 use tetrarch_core::turns::{parse_turn, play_turn};
 
-use crate::games::MatchGame;
+use crate::games::GameInfo;
 use crate::json::{self, num, str_array, str_lit, Json};
 use crate::openings::Opening;
 
@@ -179,7 +179,7 @@ impl GameRecord {
     /// Replays the record with the rules: the start is valid, every turn is
     /// legal, no turn follows the end of the game, and a result by the rules
     /// is the rules' result of the final position.
-    pub fn verify<G: MatchGame>(&self, opts: &G::Options) -> Result<(), String> {
+    pub fn verify<G: GameInfo>(&self, opts: &G::Options) -> Result<(), String> {
         let start = Opening::from_start_string(&self.start)?;
         let mut g = Opening { start, turns: vec![] }.start_position::<G>(opts)?;
         let mut history = Vec::new();

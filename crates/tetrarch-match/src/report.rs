@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::games::{format_of, Format, MatchGame, Visitor};
+use crate::games::{format_of, Format, GameInfo, GameVisitor};
 use crate::record::{read_records, GameRecord};
 use crate::runner::Tally;
 use crate::stats::Sprt;
@@ -155,9 +155,9 @@ pub fn expand(inputs: &[String]) -> Result<Vec<PathBuf>, ReportError> {
 
 struct FormatOf;
 
-impl Visitor for FormatOf {
+impl GameVisitor for FormatOf {
     type Output = Format;
-    fn visit<G: MatchGame>(self, variant: &'static str) -> Format {
+    fn visit<G: GameInfo>(self, variant: &'static str) -> Format {
         format_of(&G::startpos(&G::default_options(variant)))
     }
 }

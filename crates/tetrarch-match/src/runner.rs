@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use crate::config::Config;
 use crate::engine::{EngineProc, Log};
-use crate::games::{format_of, Format, MatchGame, Visitor};
+use crate::games::{format_of, Format, GameInfo, GameVisitor};
 use crate::openings::{make_opening, read_openings};
 use crate::play::{play_game, Job, MatchCtx, Slots, HANDSHAKE};
 use crate::record::{read_records, Decided, GameRecord, RecordWriter};
@@ -47,9 +47,9 @@ pub struct Summary {
 /// Runs a match with the game of the variant.
 pub struct RunVisitor(pub Config);
 
-impl Visitor for RunVisitor {
+impl GameVisitor for RunVisitor {
     type Output = Result<Summary, RunError>;
-    fn visit<G: MatchGame>(self, variant: &'static str) -> Self::Output {
+    fn visit<G: GameInfo>(self, variant: &'static str) -> Self::Output {
         run_match::<G>(self.0, variant)
     }
 }
@@ -387,7 +387,7 @@ fn next_game(
     q.pop_front()
 }
 
-fn run_match<G: MatchGame>(cfg: Config, variant: &'static str) -> Result<Summary, RunError> {
+fn run_match<G: GameInfo>(cfg: Config, variant: &'static str) -> Result<Summary, RunError> {
     let usage = RunError::Usage;
     // Rule options: an engine option that is one of the game's own options is
     // a rule; the referee plays by it and every engine gets it.

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use tetrarch_core::eval::Weights;
 use tetrarch_core::game::Seat;
 use tetrarch_core::turns::play_turn;
-use tetrarch_match::games::{format_of, Format, MatchGame};
+use tetrarch_match::games::{format_of, Format, GameInfo};
 use tetrarch_match::openings::make_opening;
 use tetrarch_match::play::{free_for_all_places, places_to_points};
 use tetrarch_search::{Config, Limits, Score, Searcher};
@@ -104,7 +104,7 @@ fn game_numbers(args: &DatagenArgs) -> Vec<u64> {
 }
 
 /// The turn cap: the flag, else the game's default, else 600 turns.
-fn turn_cap<G: MatchGame>(args: &DatagenArgs, variant: &str) -> u32 {
+fn turn_cap<G: GameInfo>(args: &DatagenArgs, variant: &str) -> u32 {
     match args.max_turns {
         0 => match G::default_maxturns(variant) {
             0 => 600,
@@ -115,7 +115,7 @@ fn turn_cap<G: MatchGame>(args: &DatagenArgs, variant: &str) -> u32 {
 }
 
 /// Plays game `index` and returns its samples and its end.
-fn play_game<G: MatchGame>(
+fn play_game<G: GameInfo>(
     variant: &'static str,
     args: &DatagenArgs,
     opts: &G::Options,
@@ -218,7 +218,7 @@ fn fmt_duration(d: Duration) -> String {
 }
 
 /// Runs datagen for game `G` playing `variant`.
-pub fn run<G: MatchGame>(variant: &'static str, args: &DatagenArgs) -> Result<DatagenSummary, DatagenError> {
+pub fn run<G: GameInfo>(variant: &'static str, args: &DatagenArgs) -> Result<DatagenSummary, DatagenError> {
     if args.nodes == 0 {
         return Err(DatagenError::Args("--nodes must be at least 1".into()));
     }

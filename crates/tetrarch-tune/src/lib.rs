@@ -55,21 +55,21 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use tetrarch_core::eval::Weights;
-use tetrarch_match::games::{with_variant, MatchGame, Visitor};
+use tetrarch_match::games::{with_variant, GameInfo, GameVisitor};
 
 pub use datagen::{DatagenArgs, DatagenError, DatagenSummary};
 
 /// Reads a weights file for `variant` of game `G` (for `--weights`/`--start`).
-pub fn read_weights<G: MatchGame>(variant: &'static str, path: &std::path::Path) -> Result<Weights, String> {
+pub fn read_weights<G: GameInfo>(variant: &'static str, path: &std::path::Path) -> Result<Weights, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     Weights::from_text(&text, variant, G::default_weights(variant).table).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 struct DatagenVisit<'a>(&'a DatagenArgs, Option<&'a std::path::Path>);
 
-impl Visitor for DatagenVisit<'_> {
+impl GameVisitor for DatagenVisit<'_> {
     type Output = Result<DatagenSummary, DatagenError>;
-    fn visit<G: MatchGame>(self, variant: &'static str) -> Self::Output {
+    fn visit<G: GameInfo>(self, variant: &'static str) -> Self::Output {
         let mut args = self.0.clone();
         if let Some(p) = self.1 {
             args.weights = Some(Arc::new(read_weights::<G>(variant, p).map_err(DatagenError::Args)?));
@@ -110,9 +110,9 @@ pub struct TuneArgs {
 
 struct TuneVisit<'a>(&'a TuneArgs, &'a mut dyn FnMut(&str));
 
-impl Visitor for TuneVisit<'_> {
+impl GameVisitor for TuneVisit<'_> {
     type Output = Result<(), String>;
-    fn visit<G: MatchGame>(self, variant: &'static str) -> Self::Output {
+    fn visit<G: GameInfo>(self, variant: &'static str) -> Self::Output {
         let TuneVisit(args, say) = self;
         let opts = G::default_options(variant);
         let start = match &args.start {

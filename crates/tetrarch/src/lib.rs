@@ -1,12 +1,17 @@
 //! The Tetrarch protocol engine (`shared/spec/protocol.md`).
 //!
 //! - [`Engine`]: the line handler. It owns the session of the current variant
-//!   ([`AnySession`], an enum with one arm per game), the engine-wide
+//!   ([`AnySession`], a boxed [`session::SessionOps`]), the engine-wide
 //!   [`Settings`] and the running search job, and dispatches once per line.
-//! - [`session::Session`]: everything one game needs, generic over [`Game`].
+//! - [`session::Session`]: everything one game needs, generic over
+//!   [`Game`](tetrarch_core::game::Game).
 //! - [`tools`]: perft and bench for the sub-commands.
 //!
-//! Adding a game is one line in the [`games!`] invocation below.
+//! The games come from the core crate's registry
+//! ([`tetrarch_core::registry`]): adding a game there (its module under
+//! `tetrarch-core/src/games/`, `impl Game` and `impl GameInfo`, and one line
+//! in the registry's list) adds it here, to `uci`'s `UCI_Variant`, `perft`,
+//! `bench`, the GUI, the match runner, the tuner and the fuzz targets.
 //!
 //! Threading: `go` starts a job thread (search or perft) that owns a clone of
 //! the position and shares the session's searcher through `Arc<Mutex<…>>`;
@@ -30,7 +35,10 @@ mod tests;
 #[cfg(test)]
 mod toy;
 
+#[cfg(test)]
 use tetrarch_core::game::Game;
+use tetrarch_core::registry;
+pub use tetrarch_core::registry::{GameInfo, GameVisitor};
 
 pub use job::Job;
 pub use options::Settings;
@@ -48,81 +56,42 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The variant before any `setoption name UCI_Variant`.
 pub const DEFAULT_VARIANT: &str = "fourchess";
 
-/// Something to do with a game type picked by variant name at run time
-/// (a generic closure).
-pub trait GameVisitor {
-    /// What the visit returns.
-    type Output;
-    /// Does it with game `G` playing `variant`.
-    fn visit<G: Game>(self, variant: &'static str) -> Self::Output;
+/// The session of the current variant: a [`Session`] of its game behind
+/// the object-safe [`SessionOps`], so the engine dispatches once per line.
+pub type AnySession = Box<dyn SessionOps>;
+
+struct NewSession<'a>(&'a Settings);
+
+impl GameVisitor for NewSession<'_> {
+    type Output = AnySession;
+    fn visit<G: GameInfo>(self, variant: &'static str) -> AnySession {
+        Box::new(Session::<G>::new(variant, self.0))
+    }
 }
 
-/// Declares the games: the [`AnySession`] enum, its dispatch, the variant
-/// list and [`with_variant`]. One line per game: `Arm: path::To::Type,`.
-macro_rules! games {
-    ($( $(#[$attr:meta])* $arm:ident : $ty:ty ),* $(,)?) => {
-        /// The session of the current variant, one arm per game.
-        #[allow(clippy::large_enum_variant)]
-        pub enum AnySession {
-            $( $(#[$attr])* #[allow(missing_docs)] $arm(Session<$ty>), )*
-        }
-
-        impl AnySession {
-            /// A fresh session of `variant` (`None` if no game has it).
-            pub fn new(variant: &str, settings: &Settings) -> Option<AnySession> {
-                $(
-                    $(#[$attr])*
-                    if let Some(v) = <$ty as Game>::VARIANTS.iter().find(|v| **v == variant) {
-                        return Some(AnySession::$arm(Session::new(v, settings)));
-                    }
-                )*
-                None
-            }
-
-            /// The session's commands: the one dispatch on the variant.
-            pub fn ops(&mut self) -> &mut dyn SessionOps {
-                match self {
-                    $( $(#[$attr])* AnySession::$arm(s) => s, )*
-                }
-            }
-
-            /// The session's commands, read-only.
-            pub fn ops_ref(&self) -> &dyn SessionOps {
-                match self {
-                    $( $(#[$attr])* AnySession::$arm(s) => s, )*
-                }
-            }
-        }
-
-        /// Every variant name, in the order of the game table.
-        pub fn variants() -> Vec<&'static str> {
-            let mut v: Vec<&'static str> = Vec::new();
-            $( $(#[$attr])* v.extend_from_slice(<$ty as Game>::VARIANTS); )*
-            v
-        }
-
-        /// Runs `visitor` with the game of `variant` (`None` if unknown).
-        pub fn with_variant<V: GameVisitor>(variant: &str, visitor: V) -> Option<V::Output> {
-            $(
-                $(#[$attr])*
-                if let Some(v) = <$ty as Game>::VARIANTS.iter().find(|v| **v == variant) {
-                    return Some(visitor.visit::<$ty>(v));
-                }
-            )*
-            let _ = visitor;
-            None
-        }
-    };
+/// A fresh session of `variant` (`None` if no game has it).
+pub fn new_session(variant: &str, settings: &Settings) -> Option<AnySession> {
+    with_variant(variant, NewSession(settings))
 }
 
-games! {
-    FourChess: tetrarch_core::games::fourchess::FourChess,
-    TeamChess: tetrarch_core::games::teamchess::TeamChess,
-    Quattuor: tetrarch_core::games::quattuor::Quattuor,
-    QueensKings: tetrarch_core::games::queenskings::QueensKings,
-    Quadranj: tetrarch_core::games::quadranj::Quadranj,
+/// Every variant name, in the order of the game registry
+/// ([`tetrarch_core::registry`]); the unit tests' toy game comes last.
+pub fn variants() -> Vec<&'static str> {
+    #[allow(unused_mut)]
+    let mut v = registry::variants();
     #[cfg(test)]
-    Toy: crate::toy::Toy,
+    v.extend_from_slice(<toy::Toy as Game>::VARIANTS);
+    v
+}
+
+/// Runs `visitor` with the game of `variant` (`None` if unknown): the core
+/// registry's [`registry::with_variant`] (and, in unit tests, the toy game).
+pub fn with_variant<V: GameVisitor>(variant: &str, visitor: V) -> Option<V::Output> {
+    #[cfg(test)]
+    if let Some(v) = <toy::Toy as Game>::VARIANTS.iter().find(|v| **v == variant) {
+        return Some(visitor.visit::<toy::Toy>(v));
+    }
+    registry::with_variant(variant, visitor)
 }
 
 /// What the caller of [`Engine::handle_line`] does next.
@@ -153,8 +122,8 @@ impl Engine {
     /// An engine writing to `out`, playing `variant` (`None` if unknown).
     pub fn with_variant(out: Out, variant: &str) -> Option<Self> {
         let settings = Settings::default();
-        let session = AnySession::new(variant, &settings)?;
-        let start_variant = session.ops_ref().variant();
+        let session = new_session(variant, &settings)?;
+        let start_variant = session.variant();
         Some(Engine { out, settings, session, job: None, start_variant })
     }
 
@@ -170,12 +139,12 @@ impl Engine {
 
     /// The current variant.
     pub fn variant(&self) -> &'static str {
-        self.session.ops_ref().variant()
+        self.session.variant()
     }
 
     /// The current position string.
     pub fn position_string(&self) -> String {
-        self.session.ops_ref().position_string()
+        self.session.position_string()
     }
 
     /// Whether a search or perft job is running.
@@ -256,14 +225,14 @@ impl Engine {
             }).and_then(|()| self.setoption(args, true)),
             "ucinewgame" | "uginewgame" => {
                 self.stop_job();
-                self.session.ops().new_game();
+                self.session.new_game();
                 Ok(())
             }
-            "position" | "go" => self.session.ops_ref().check(cmd, args).and_then(|()| {
+            "position" | "go" => self.session.check(cmd, args).and_then(|()| {
                 self.stop_job();
                 match cmd {
-                    "position" => self.session.ops().position(args),
-                    _ => self.session.ops().go(args, &self.settings, &self.out).map(|j| self.job = j),
+                    "position" => self.session.position(args),
+                    _ => self.session.go(args, &self.settings, &self.out).map(|j| self.job = j),
                 }
             }),
             "bench" => match args {
@@ -279,16 +248,16 @@ impl Engine {
                 tools::bench(d, None, &self.out).map(|_| ())
             }),
             "d" => {
-                self.session.ops_ref().display(&self.out);
+                self.session.display(&self.out);
                 Ok(())
             }
-            "moves" => self.session.ops_ref().moves(&self.out),
+            "moves" => self.session.moves(&self.out),
             "eval" => {
-                self.session.ops_ref().eval(&self.out);
+                self.session.eval(&self.out);
                 Ok(())
             }
-            "query" => self.session.ops_ref().query(args, &self.settings, &self.out),
-            "record" => self.session.ops_ref().record(&self.out),
+            "query" => self.session.query(args, &self.settings, &self.out),
+            "record" => self.session.record(&self.out),
             _ => Err(format!("unknown command {}", quote(cmd))),
         };
         if let Err(e) = r {
@@ -305,7 +274,7 @@ impl Engine {
     }
 
     fn identify(&self, ok: &str) {
-        let ops = self.session.ops_ref();
+        let ops = &*self.session;
         let mut v = vec![format!("id name {NAME} {VERSION}"), format!("id author {AUTHOR}")];
         let mut var = format!("option name UCI_Variant type combo default {}", self.start_variant);
         for name in variants() {
@@ -344,9 +313,9 @@ impl Engine {
                 // grown to `Hash`: never two big tables at once, and a size
                 // the allocator refuses is an error, not a panic.
                 let small = Settings { hash_mb: 1, ..self.settings.clone() };
-                self.session = AnySession::new(variant, &small).ok_or("setoption: variant not in the game table")?;
+                self.session = new_session(variant, &small).ok_or("setoption: variant not in the game table")?;
                 if self.settings.hash_mb != 1 {
-                    if let Err(e) = self.session.ops().resize_hash(self.settings.hash_mb) {
+                    if let Err(e) = self.session.resize_hash(self.settings.hash_mb) {
                         self.settings.hash_mb = 1;
                         return Err(format!("setoption: UCI_Variant {variant}: {e}; the hash table has 1 MiB"));
                     }
@@ -355,7 +324,7 @@ impl Engine {
             return Ok(());
         }
         if name.eq_ignore_ascii_case("EvalFile") {
-            return self.session.ops().eval_file(value, apply);
+            return self.session.eval_file(value, apply);
         }
         if name.eq_ignore_ascii_case("Ponder") {
             let v = check_value("Ponder", &tetrarch_core::game::OptionKind::Check(false), value)?;
@@ -364,8 +333,8 @@ impl Engine {
             }
             return Ok(());
         }
-        let ffa = self.session.ops_ref().free_for_all();
-        let setup = self.session.ops_ref().has_setup();
+        let ffa = self.session.free_for_all();
+        let setup = self.session.has_setup();
         if let Some(g) = Generic::ALL
             .into_iter()
             .find(|g| {
@@ -377,7 +346,7 @@ impl Engine {
             let Some(kind) = g.kind(self.variant()) else {
                 // The button: Clear Hash.
                 if apply {
-                    self.session.ops().clear_hash();
+                    self.session.clear_hash();
                 }
                 return Ok(());
             };
@@ -399,7 +368,7 @@ impl Engine {
             match g {
                 Generic::Hash => {
                     let mb = n() as usize;
-                    self.session.ops().resize_hash(mb).map_err(|e| format!("setoption: Hash: {e}"))?;
+                    self.session.resize_hash(mb).map_err(|e| format!("setoption: Hash: {e}"))?;
                     self.settings.hash_mb = mb;
                 }
                 Generic::Threads => self.settings.threads = n() as usize,
@@ -407,7 +376,7 @@ impl Engine {
                 Generic::MoveOverhead => self.settings.move_overhead_ms = n() as u64,
                 Generic::SetupSeed => {
                     self.settings.setup_seed = n() as u64;
-                    self.session.ops().restart_setups();
+                    self.session.restart_setups();
                 }
                 Generic::Strategy => {
                     self.settings.strategy = options::STRATEGIES.iter().find(|s| **s == v).copied()
@@ -417,7 +386,7 @@ impl Engine {
             }
             return Ok(());
         }
-        let ops = self.session.ops();
+        let ops = &mut *self.session;
         match ops.option_specs().iter().position(|s| s.name.eq_ignore_ascii_case(&name)) {
             Some(i) if apply => ops.set_game_option(i, value),
             Some(i) => ops.check_game_option(i, value),
@@ -437,8 +406,8 @@ impl Engine {
 pub fn run_script(input: &str) -> Vec<String> {
     let (out, cap) = Out::buffer();
     let settings = Settings { hash_mb: 1, ..Settings::default() };
-    let session = AnySession::new(DEFAULT_VARIANT, &settings).expect("the default variant is in the game table");
-    let start_variant = session.ops_ref().variant();
+    let session = new_session(DEFAULT_VARIANT, &settings).expect("the default variant is in the game table");
+    let start_variant = session.variant();
     let mut e = Engine { out, settings, session, job: None, start_variant };
     for line in input.split('\n') {
         let words: Vec<&str> = line.split([' ', '\t']).filter(|w| !w.is_empty()).collect();

@@ -8,20 +8,31 @@ use crate::out::quote;
 /// The multi-player search strategies (`Strategy`, free-for-all variants only).
 pub const STRATEGIES: &[&str] = &["paranoid", "brs", "maxn"];
 
-/// The strategies of `variant`'s `Strategy` option, its default first: the
-/// strongest measured for it (docs/search.md, "Free-for-all strategies").
-/// `quadranj4`: brs beat paranoid 53 wins to 27 in 80 games; Queens & Kings
-/// free-for-all: paranoid (brs took 46 % of the points, maxn 47 %).
+/// The strategies of `variant`'s `Strategy` option, its default first (the
+/// game's [`GameInfo::default_strategy`](crate::GameInfo::default_strategy)),
+/// the others in the order of [`STRATEGIES`].
 pub fn strategies(variant: &str) -> &'static [&'static str] {
-    match variant {
-        "quadranj4" => &["brs", "paranoid", "maxn"],
+    match default_strategy(variant) {
+        "brs" => &["brs", "paranoid", "maxn"],
+        "maxn" => &["maxn", "paranoid", "brs"],
         _ => STRATEGIES,
     }
 }
 
-/// The `Strategy` of `variant` until `setoption` names one.
+struct DefaultStrategy;
+
+impl crate::GameVisitor for DefaultStrategy {
+    type Output = &'static str;
+    fn visit<G: crate::GameInfo>(self, variant: &'static str) -> &'static str {
+        G::default_strategy(variant)
+    }
+}
+
+/// The `Strategy` of `variant` until `setoption` names one: its game's
+/// [`GameInfo::default_strategy`](crate::GameInfo::default_strategy)
+/// (`paranoid` for an unknown variant).
 pub fn default_strategy(variant: &str) -> &'static str {
-    strategies(variant)[0]
+    crate::with_variant(variant, DefaultStrategy).unwrap_or(STRATEGIES[0])
 }
 
 /// The largest `TurnCap`.

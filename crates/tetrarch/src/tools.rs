@@ -12,44 +12,7 @@ use tetrarch_search::{Score, Searcher};
 
 use crate::out::{quote, Out};
 use crate::session::{bench_search, bestmove_line};
-use crate::{variants, with_variant, GameVisitor};
-
-/// The depth `bench` searches a variant to when no depth is given: about a
-/// quarter of a second per variant in a release build.
-pub fn bench_depth(variant: &str) -> u32 {
-    match variant {
-        "quattuor" => 6,
-        "quadranj" | "quadranj4" => 6,
-        v if v.starts_with("queenskings") => 8,
-        _ => 8,
-    }
-}
-
-/// The built-in `bench` positions of a variant besides its start position
-/// (position strings; the first entry of the list is always `startpos`).
-pub fn bench_positions(variant: &str) -> &'static [&'static str] {
-    match variant {
-        // fourchess.md §13: leap, partner exposure, mate to inert, promotion,
-        // the cascade.
-        "fourchess" => &[
-            "4yK3/8/8/14/14/14/13rK/bK13/4yPwP1bP6/4wPwP1wP6/13rR/8/8/3wK4 w - 0 1",
-            "8/8/8/4bR9/14/14/4wB8rK/bK13/14/4yK2rR6/14/8/8/3wK4 w - 0 1",
-            "4yK3/8/8/14/14/14/13rK/bK13/10yB3/3bR10/7rN6/8/wPwPwP5/wNwKwR5 r - 0 1",
-            "4yK3/8/8/bN1rN11/1wP12/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 0 1",
-            "7bK/yP7/1yK1wK3rP/5rKyQ1bP5/2yp5yQ1yP3/14/14/11rB2/3wR10/1bP1rP6rPrPyR1/1bP1wP7yP1rQ/2bpyP4/3wP4/6bR1 b r 1 1",
-        ],
-        // A race from a random set-up (runner seed 503, game 7, turn 11):
-        // Red's dQ on a10 and Black's sQ on e7 are both three turns from
-        // their goal ranks, and Red's dQ has no Black Ace or King near it
-        // (the `free` term).
-        "quattuor" => &["1sT2sA12/2cQ6s9c95/s78cJc86/11c74/10sJ6/dQ7sK7/8cA8/13cK2/4sQ12/hQ15/17/2dJ13/hK5d9dK4d8hJ1h81/1h92h73dA3dT3/10hT6 r - d7hAcTs8 - 11"],
-        "teamchess" => &[
-            "3yK4/8/8/14/14/14/13gK/bK13/14/14/14/8/8/rR3rK2rR r rKQ - 0 1",
-            "3yK4/8/8/14/4rP9/14/13gK/bK13/14/14/14/8/8/4rK3 r - - 0 1",
-        ],
-        _ => &[],
-    }
-}
+use crate::{variants, with_variant, GameInfo, GameVisitor};
 
 /// Arguments of `tetrarch perft`.
 #[derive(Clone, Debug, Default)]
@@ -163,11 +126,11 @@ struct BenchVisitor<'a> {
 impl GameVisitor for BenchVisitor<'_> {
     type Output = ();
 
-    fn visit<G: Game>(self, variant: &'static str) {
-        let depth = self.depth.unwrap_or_else(|| bench_depth(variant));
+    fn visit<G: GameInfo>(self, variant: &'static str) {
+        let depth = self.depth.unwrap_or_else(|| G::bench_depth(variant));
         let opts = G::default_options(variant);
         let mut searcher = Searcher::<G>::new(16);
-        let list = std::iter::once("startpos").chain(bench_positions(variant).iter().copied());
+        let list = std::iter::once("startpos").chain(G::bench_positions(variant).iter().copied());
         for (i, s) in list.enumerate() {
             *self.count += 1;
             let name = if i == 0 { "startpos".to_string() } else { format!("#{i}") };
@@ -182,7 +145,7 @@ impl GameVisitor for BenchVisitor<'_> {
                     }
                 }
             };
-            match bench_search(&mut searcher, &pos, depth, crate::options::default_strategy(variant)) {
+            match bench_search(&mut searcher, &pos, depth, G::default_strategy(variant)) {
                 Ok((r, el)) => {
                     *self.nodes += r.nodes;
                     *self.time += el;
@@ -205,7 +168,7 @@ impl GameVisitor for BenchVisitor<'_> {
 }
 
 /// Searches every built-in position of every variant (or of `only`) to
-/// `depth` (default: [`bench_depth`] of each variant), one thread, a freshly
+/// `depth` (default: each game's [`GameInfo::bench_depth`]), one thread, a freshly
 /// cleared 16 MiB table per position; prints a line per position, then
 /// `<nodes> nodes <nps> nps`. Returns the node count.
 pub fn bench(depth: Option<u32>, only: Option<&str>, out: &Out) -> Result<u64, String> {

@@ -162,3 +162,6 @@ impl Game for Toy {
         sink.add(w::PARITY, if lost { -1 } else { 1 });
     }
 }
+
+/// The defaults: no bench positions, depth 8, `paranoid`, no turn cap.
+impl crate::GameInfo for Toy {}

@@ -26,14 +26,14 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use tetrarch_core::turns::legal_turns;
-use tetrarch_match::games::{with_variant, MatchGame, Visitor};
+use tetrarch_match::games::{with_variant, GameInfo, GameVisitor};
 use tetrarch_match::openings::Opening;
 
 struct Legal<'a>(&'a str, bool);
 
-impl Visitor for Legal<'_> {
+impl GameVisitor for Legal<'_> {
     type Output = Option<Vec<String>>;
-    fn visit<G: MatchGame>(self, variant: &'static str) -> Self::Output {
+    fn visit<G: GameInfo>(self, variant: &'static str) -> Self::Output {
         let opts = G::default_options(variant);
         let o = Opening::parse_line(self.0).ok()?;
         let (g, _) = o.replay::<G>(&opts).ok()?;

@@ -802,3 +802,65 @@ mod requests {
         }
     }
 }
+
+/// Issue 25: every variant `uci` announces in `UCI_Variant` is accepted by
+/// every tool — `tetrarch match --variant`, `bench --variant`, `perft`, the
+/// GUI and the fuzz targets' dispatch — and each of them lists exactly the
+/// announced variants, in the same order: they all read the core registry.
+/// (Here in the GUI's tests because its API is private to the module.)
+#[test]
+fn every_announced_variant_is_accepted_by_every_tool() {
+    use crate::tools::{bench, perft_cli, PerftArgs};
+    use tetrarch_core::fuzzing::Target;
+    let (out, cap) = Out::buffer();
+    let mut e = Engine::new(out);
+    e.handle_line("uci");
+    let lines = cap.take_lines();
+    let combo = lines.iter().find(|l| l.starts_with("option name UCI_Variant type combo ")).expect("UCI_Variant");
+    let announced: Vec<&str> = combo.split(" var ").skip(1).collect();
+    // The unit tests' toy game is announced too (only in this test build).
+    let games = tetrarch_core::registry::variants();
+    assert_eq!(announced.iter().filter(|v| **v != "toy").collect::<Vec<_>>(), games.iter().collect::<Vec<_>>());
+    assert!(games.len() >= 11 && games[0] == crate::DEFAULT_VARIANT, "{games:?}");
+
+    // The match runner: its list, and `--variant` as `run` checks it.
+    assert_eq!(tetrarch_match::games::variants(), games);
+    for &v in &games {
+        let args: Vec<String> = ["--variant", v, "--engine", "cmd=a", "depth=1", "--engine", "cmd=b", "depth=1"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let cfg = tetrarch_match::parse_args(&args).unwrap().unwrap();
+        assert_eq!(tetrarch_match::games::check_variant(&cfg.variant), Ok(v));
+    }
+    assert!(tetrarch_match::games::check_variant("toy").is_err());
+
+    // `bench --variant` and `perft`.
+    for &v in &games {
+        let (out, cap) = Out::buffer();
+        assert!(bench(Some(1), Some(v), &out).is_ok_and(|n| n > 0), "bench {v}");
+        assert!(cap.take_lines().iter().any(|l| l.starts_with(&format!("bench {v} startpos: depth 1 "))), "bench {v}");
+        let (out, cap) = Out::buffer();
+        let args = PerftArgs { variant: v.to_string(), depth: 1, ..PerftArgs::default() };
+        assert_eq!(perft_cli(&args, &out), Ok(()), "perft {v}");
+        assert!(cap.take_lines().iter().any(|l| l.starts_with("Nodes searched: ")), "perft {v}");
+    }
+    assert!(bench(Some(1), Some("chess"), &Out::buffer().0).is_err());
+
+    // The GUI: `/api/variants` lists the announced variants (toy included,
+    // as `uci` announces it in this build), and a page starts in each.
+    let mut g = Gui::new(crate::DEFAULT_VARIANT);
+    let (s, b) = call(&mut g, "GET", "/api/variants", &[]);
+    assert_eq!(s, 200, "{b}");
+    let listed: Vec<&str> =
+        b.split("{\"name\":\"").skip(1).filter_map(|s| s.split_once("\",\"seats\":").map(|(n, _)| n)).collect();
+    assert_eq!(listed, announced);
+    for &v in &games {
+        assert_eq!(Gui::new(v).variant, v);
+    }
+
+    // The fuzz targets' dispatch runs every variant.
+    for t in [Target::PositionString, Target::TurnToken, Target::SetupTokens] {
+        assert_eq!(tetrarch_core::fuzzing::every_game(t, ""), games, "{t:?}");
+    }
+}

@@ -324,3 +324,17 @@ impl Game for FourChess {
         self.unmake_move(Move::PASS, u)
     }
 }
+
+impl crate::registry::GameInfo for FourChess {
+    /// fourchess.md §13: leap, partner exposure, mate to inert, promotion,
+    /// the cascade.
+    fn bench_positions(_variant: &str) -> &'static [&'static str] {
+        &[
+            "4yK3/8/8/14/14/14/13rK/bK13/4yPwP1bP6/4wPwP1wP6/13rR/8/8/3wK4 w - 0 1",
+            "8/8/8/4bR9/14/14/4wB8rK/bK13/14/4yK2rR6/14/8/8/3wK4 w - 0 1",
+            "4yK3/8/8/14/14/14/13rK/bK13/10yB3/3bR10/7rN6/8/wPwPwP5/wNwKwR5 r - 0 1",
+            "4yK3/8/8/bN1rN11/1wP12/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 0 1",
+            "7bK/yP7/1yK1wK3rP/5rKyQ1bP5/2yp5yQ1yP3/14/14/11rB2/3wR10/1bP1rP6rPrPyR1/1bP1wP7yP1rQ/2bpyP4/3wP4/6bR1 b r 1 1",
+        ]
+    }
+}

@@ -616,3 +616,20 @@ impl Game for Quadranj {
         self.st = u.0;
     }
 }
+
+impl crate::registry::GameInfo for Quadranj {
+    fn bench_depth(_variant: &str) -> u32 {
+        6
+    }
+    /// `quadranj4`: brs beat paranoid 53 wins to 27 in 80 games.
+    fn default_strategy(variant: &str) -> &'static str {
+        match variant {
+            "quadranj4" => "brs",
+            _ => "paranoid",
+        }
+    }
+    /// The burglar choice: the game's own proposal, varied by the seed.
+    fn random_setup(opts: &Self::Options, seat: Seat, seed: u64) -> Option<String> {
+        Self::propose_setup(opts, seat, seed)
+    }
+}

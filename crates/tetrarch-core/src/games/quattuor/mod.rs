@@ -465,3 +465,24 @@ impl Game for Quattuor {
         eval::features(self, seat, sink)
     }
 }
+
+impl crate::registry::GameInfo for Quattuor {
+    /// A race from a random set-up (runner seed 503, game 7, turn 11):
+    /// Red's dQ on a10 and Black's sQ on e7 are both three turns from
+    /// their goal ranks, and Red's dQ has no Black Ace or King near it
+    /// (the `free` term).
+    fn bench_positions(_variant: &str) -> &'static [&'static str] {
+        &["1sT2sA12/2cQ6s9c95/s78cJc86/11c74/10sJ6/dQ7sK7/8cA8/13cK2/4sQ12/hQ15/17/2dJ13/hK5d9dK4d8hJ1h81/1h92h73dA3dT3/10hT6 r - d7hAcTs8 - 11"]
+    }
+    /// Turns of two actions with hundreds of choices each.
+    fn bench_depth(_variant: &str) -> u32 {
+        6
+    }
+    /// Quattuor Reges has no draw rule (spec 7.2).
+    fn default_maxturns(_variant: &str) -> u32 {
+        400
+    }
+    fn random_setup(_opts: &Self::Options, seat: Seat, seed: u64) -> Option<String> {
+        Some(setup::random_setup(seat.min(1), seed))
+    }
+}

@@ -272,3 +272,12 @@ impl Game for TeamChess {
         self.unmake_null(u)
     }
 }
+
+impl crate::registry::GameInfo for TeamChess {
+    fn bench_positions(_variant: &str) -> &'static [&'static str] {
+        &[
+            "3yK4/8/8/14/14/14/13gK/bK13/14/14/14/8/8/rR3rK2rR r rKQ - 0 1",
+            "3yK4/8/8/14/4rP9/14/13gK/bK13/14/14/14/8/8/4rK3 r - - 0 1",
+        ]
+    }
+}
