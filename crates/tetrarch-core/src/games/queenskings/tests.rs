@@ -558,10 +558,12 @@ fn eval_is_symmetric_and_named() {
 #[test]
 fn eval_back_rank_guards_the_opposite_queen_edge() {
     let back = |p: &QueensKings, seat| crate::game::eval_term(p, seat, "back_rank");
+    // The weight in force in each variant (a tuned set in some).
+    let weight = |v: &str| QueensKings::default_weights(v).values[eval::w::BACK_RANK];
     // Duel: South keeps c1 and e1 at home, North g13; one man each besides.
     let p = pos("queenskings9-duel", "6nm6/13/13/13/13/13/13/13/13/3nm9/13/13/2sm1sm8 s sn 0 1");
-    assert_eq!(back(&p, 0), eval::BACK_RANK);
-    assert_eq!(back(&p, 1), -eval::BACK_RANK);
+    assert_eq!(back(&p, 0), weight("queenskings9-duel"));
+    assert_eq!(back(&p, 1), -weight("queenskings9-duel"));
     // No North man is left to crown: South's home men guard nothing.
     let p = pos("queenskings9-duel", "6nk6/13/13/13/13/13/13/13/13/13/13/13/2sm1sm8 s sn 0 1");
     assert_eq!(back(&p, 0), 0);
@@ -572,7 +574,7 @@ fn eval_back_rank_guards_the_opposite_queen_edge() {
     }
     // Free-for-all: each colour guards against the colour opposite it.
     let p = QueensKings::startpos(&opts_of("queenskings9"));
-    assert_eq!(back(&p, 0), 5 * eval::BACK_RANK - 3 * 5 * eval::BACK_RANK);
+    assert_eq!(back(&p, 0), 5 * weight("queenskings9") - 3 * 5 * weight("queenskings9"));
 }
 
 // ---- properties on random positions ------------------------------------------------
@@ -804,4 +806,24 @@ mod no_panics {
             }
         }
     }
+}
+
+/// queenskings9-duel and queenskings9-teams play with their committed tuned
+/// sets, the 17x17 boards with the 9x9 sets (they load, and they are not
+/// the hand-set table); every other variant keeps the table; material keeps
+/// its order (man < King < Queen).
+#[test]
+fn the_nine_by_nine_variants_play_with_their_tuned_weights() {
+    use crate::game::Game;
+    for v in super::VARIANTS {
+        let d = super::QueensKings::default_weights(v);
+        let hand = crate::eval::Weights::defaults(d.variant, d.table);
+        assert_eq!(d.variant, *v);
+        let tuned = matches!(*v, "queenskings9-duel" | "queenskings9-teams" | "queenskings-duel" | "queenskings-teams");
+        assert_eq!(d.values != hand.values, tuned, "{v}");
+        let m = [super::eval::w::MAN, super::eval::w::KING, super::eval::w::QUEEN].map(|i| d.values[i]);
+        assert!(m[0] < m[1] && m[1] < m[2], "{v}: {m:?}");
+    }
+    let (nine, big) = (super::QueensKings::default_weights("queenskings9-duel"), super::QueensKings::default_weights("queenskings-duel"));
+    assert_eq!(nine.values, big.values);
 }
