@@ -12,7 +12,8 @@ use tetrarch_core::games::teamchess::TeamChess;
 use tetrarch_core::turns::{perft, perft_actions, perft_bulk};
 
 /// A crowded Four-handed Chess middle game (§13 E7 of the spec).
-const FC_MIDDLE: &str = "7bK/yP7/1yK1wK3rP/5rKyQ1bP5/2yp5yQ1yP3/14/14/11rB2/3wR10/1bP1rP6rPrPyR1/1bP1wP7yP1rQ/2bpyP4/3wP4/6bR1 b r 1 1";
+const FC_MIDDLE: &str =
+    "7bK/yP7/1yK1wK3rP/5rKyQ1bP5/2yp5yQ1yP3/14/14/11rB2/3wR10/1bP1rP6rPrPyR1/1bP1wP7yP1rQ/2bpyP4/3wP4/6bR1 b r 1 1";
 
 fn generation<G: Game>(c: &mut Criterion, name: &str, pos: &G) {
     c.bench_function(&format!("{name}/legal_actions"), |b| {

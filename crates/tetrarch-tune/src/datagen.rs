@@ -201,10 +201,8 @@ fn play_game<G: GameInfo>(
         Some(o) => o.to_string(),
         None => "draw turncap".to_string(),
     };
-    let samples: Vec<Sample> = kept
-        .into_iter()
-        .map(|(p, seat, score)| Sample { game: index, pos: p, seat, score, result: points.clone() })
-        .collect();
+    let samples: Vec<Sample> =
+        kept.into_iter().map(|(p, seat, score)| Sample { game: index, pos: p, seat, score, result: points.clone() }).collect();
     Played { index, end: GameEnd { game: index, end, turns, positions: samples.len() as u32 }, samples }
 }
 

@@ -30,9 +30,9 @@ mod naive;
 mod notation;
 mod rules;
 pub mod setup;
-mod view;
 #[cfg(test)]
 mod tests;
+mod view;
 
 use crate::bitboard::Bb128;
 use crate::eval::{EvalSink, Weights};
@@ -603,7 +603,13 @@ impl Game for Quadranj {
     /// turn number and the §6.5 counter stay; Best-Reply Search undoes it).
     fn skip_to(&mut self, seat: Seat) -> Option<Undo> {
         let st = &self.st;
-        if self.geo.seats != 4 || st.index != 0 || st.res != 0 || seat >= 4 || seat == st.to_move as usize || st.in_game >> seat & 1 == 0 {
+        if self.geo.seats != 4
+            || st.index != 0
+            || st.res != 0
+            || seat >= 4
+            || seat == st.to_move as usize
+            || st.in_game >> seat & 1 == 0
+        {
             return None;
         }
         let u = Undo(self.st);

@@ -218,12 +218,15 @@ pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError
     }
 
     // Fields 8, 9: counters.
-    let quiet = decimal(f[7]).ok_or_else(|| ferr(8, format!("`{}` is not a decimal number without sign or leading zeros", f[7])))?;
+    let quiet =
+        decimal(f[7]).ok_or_else(|| ferr(8, format!("`{}` is not a decimal number without sign or leading zeros", f[7])))?;
     let limit = 50 * in_game.count_ones() + 1;
     if quiet > limit {
         return Err(ferr(8, format!("{quiet} is above {limit}")));
     }
-    let turn = decimal(f[8]).ok_or_else(|| ferr(9, format!("`{}` is not a decimal number without sign or leading zeros, at most 1000000000", f[8])))?;
+    let turn = decimal(f[8]).ok_or_else(|| {
+        ferr(9, format!("`{}` is not a decimal number without sign or leading zeros, at most 1000000000", f[8]))
+    })?;
     if turn == 0 {
         return Err(ferr(9, "the turn number starts at 1"));
     }

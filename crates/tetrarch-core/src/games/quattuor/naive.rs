@@ -43,10 +43,7 @@ fn neighbours((r, f): Cell) -> Vec<Cell> {
     } else {
         [(0, -1), (0, 1), (1, 0), (1, 1), (-1, 0), (-1, 1)]
     };
-    d.iter()
-        .map(|&(dr, df)| (r + dr, f + df))
-        .filter(|&(rr, ff)| (1..=15).contains(&rr) && ff >= 0 && ff < width(rr))
-        .collect()
+    d.iter().map(|&(dr, df)| (r + dr, f + df)).filter(|&(rr, ff)| (1..=15).contains(&rr) && ff >= 0 && ff < width(rr)).collect()
 }
 
 fn own_bases(side: usize) -> [Cell; 2] {

@@ -12,9 +12,9 @@ mod moves;
 mod notation;
 pub mod pgn4;
 mod rules;
-mod view;
 #[cfg(test)]
 mod tests;
+mod view;
 
 use arrayvec::ArrayVec;
 
