@@ -159,7 +159,7 @@ mod tests {
         }
         let mut list = G::Actions::default();
         start.legal_actions(&mut list);
-        if let Some(&a) = list.iter().nth(i % list.len().max(1)) {
+        if let Some(&a) = list.get(i % list.len().max(1)) {
             let token = crate::game::action_string(&start, a);
             turn_token::<G>(&mutate(&token, i, c));
         }

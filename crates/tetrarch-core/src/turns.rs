@@ -55,7 +55,7 @@ pub fn parse_turn<G: Game>(g: &G, token: &str) -> Result<Vec<G::Action>, TokenEr
         return Err(TokenError::Malformed("empty turn".into()));
     }
     let parts: Vec<&str> = token.split(',').collect();
-    if parts.len() > 1 && parts.iter().any(|p| *p == "0000") {
+    if parts.len() > 1 && parts.contains(&"0000") {
         return Err(TokenError::Malformed("`0000` inside a turn with actions".into()));
     }
     let mut pos = g.clone();

@@ -402,7 +402,7 @@ mod tests {
         }
         let d = dir.display().to_string();
         let want = vec![dir.join("shard-1.jsonl"), dir.join("shard-2.jsonl")];
-        assert_eq!(expand(&[d.clone()]).unwrap(), want);
+        assert_eq!(expand(std::slice::from_ref(&d)).unwrap(), want);
         assert_eq!(expand(&[format!("{d}/shard-*.jsonl")]).unwrap(), want);
         // Named twice: read once.
         assert_eq!(expand(&[format!("{d}/shard-1.jsonl"), format!("{d}/shard-?.jsonl")]).unwrap(), want);

@@ -228,7 +228,7 @@ fn the_shared_folder_sprt_stops_every_shard() {
         v.extend(strings(&["--shard", &format!("{k}/3"), "--records-dir", folder.to_str().unwrap()]));
         v
     };
-    let outs = shards_at_once(3, &args);
+    let outs = shards_at_once(3, args);
     let mut games = 0;
     for (k, o) in outs.iter().enumerate() {
         let t = text(o);

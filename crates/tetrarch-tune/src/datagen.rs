@@ -100,7 +100,7 @@ struct Played {
 
 /// The game numbers this run plays, in order.
 fn game_numbers(args: &DatagenArgs) -> Vec<u64> {
-    (0..args.games).filter(|g| args.shard.map_or(true, |s| s.owns(*g))).collect()
+    (0..args.games).filter(|g| args.shard.is_none_or(|s| s.owns(*g))).collect()
 }
 
 /// The turn cap: the flag, else the game's default, else 600 turns.

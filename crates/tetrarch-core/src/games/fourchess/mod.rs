@@ -95,7 +95,7 @@ pub struct FourChess {
 
 /// Zobrist keys of the inert seats (the men and the side are shared with
 /// `teamchess`).
-static INERT_KEYS: [u64; 4] = crate::zobrist::keys(0x494E_4552_54);
+static INERT_KEYS: [u64; 4] = crate::zobrist::keys(0x0049_4E45_5254);
 
 impl FourChess {
     fn empty(rules: Options) -> Self {

@@ -193,7 +193,7 @@ pub fn write_move(m: Move, out: &mut String) {
 fn split_squares(t: &str) -> Option<(&str, &str, &str)> {
     let b = t.as_bytes();
     let square_len = |i: usize| -> Option<usize> {
-        if i >= b.len() || !(b'a'..=b'z').contains(&b[i]) {
+        if i >= b.len() || !b[i].is_ascii_lowercase() {
             return None;
         }
         let mut j = i + 1;

@@ -288,7 +288,10 @@ mod properties {
         (file(s) as i32, rank(s) as i32)
     }
 
-    fn fast_turns(p: &FourChess) -> Vec<Option<((i32, i32), (i32, i32))>> {
+    /// A turn as (from, to) coordinates; `None` for a pass.
+    type Turn = Option<((i32, i32), (i32, i32))>;
+
+    fn fast_turns(p: &FourChess) -> Vec<Turn> {
         let mut l = <FourChess as Game>::Actions::default();
         p.legal_actions(&mut l);
         let mut v: Vec<_> = l.iter().map(|m| (!m.is_pass()).then(|| (xy(m.from()), xy(m.to())))).collect();

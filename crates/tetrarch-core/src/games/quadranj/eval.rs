@@ -299,7 +299,7 @@ pub fn arrival(p: &Quadranj, seat: usize) -> Option<(usize, i32)> {
     let mut best: Option<(usize, i32)> = None;
     let consider = |s: usize, t: i32, k: i32, best: &mut Option<(usize, i32)>| {
         let slot = (t - 1) * n + k;
-        if best.map_or(true, |(_, b)| slot < b) {
+        if best.is_none_or(|(_, b)| slot < b) {
             *best = Some((s, slot));
         }
     };

@@ -219,7 +219,7 @@ pub struct Quadranj {
 pub(crate) mod keys {
     /// Unit code `c` (< 80) on square `s`: `CELL[s * 80 + c]`.
     pub static CELL: [u64; 8000] = crate::zobrist::keys(0x5155_4144_5241_4E4A);
-    pub static MISC: [u64; 128] = crate::zobrist::keys(0x0051_4A4D_4953_43);
+    pub static MISC: [u64; 128] = crate::zobrist::keys(0x0000_514A_4D49_5343);
     pub const LOW: u64 = 0xFFFF;
     #[inline(always)]
     pub fn cell(s: usize, c: u8) -> u64 {

@@ -578,7 +578,7 @@ impl Naive {
                 let mut prev_h = h0;
                 for i in 1..chain.len() {
                     let (sq, _) = chain[i];
-                    let kk = if i + 1 < chain.len() { chain[i].1 + chain[i + 1].1 + 0 } else { chain[i].1 };
+                    let kk = if i + 1 < chain.len() { chain[i].1 + chain[i + 1].1 } else { chain[i].1 };
                     let _ = kk;
                     // Count moved by link i: the blockers now on sq plus those moved on from it.
                     let moved: usize = chain[i..].iter().map(|c| c.1).sum();

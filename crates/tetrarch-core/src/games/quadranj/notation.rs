@@ -249,7 +249,7 @@ pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError
                 };
                 let (sq_t, lev) = match body.split_once(':') {
                     Some((a, l)) => {
-                        let lv = decimal(l).filter(|&v| v >= 1 && v <= 255);
+                        let lv = decimal(l).filter(|v| (1..=255).contains(v));
                         match lv {
                             Some(v) => (a, v as u8),
                             None => return Err(ferr(7, format!("`{t}`: `{l}` is not a level (1, 2, …)"))),
@@ -681,7 +681,7 @@ impl Lexer<'_> {
             self.i += 1;
         }
         let t = std::str::from_utf8(&self.b[st..self.i]).unwrap_or("");
-        decimal(t).filter(|&v| v >= 1 && v < 16).map(|v| v as usize).ok_or_else(|| malformed(format!("`{t}` is not a count")))
+        decimal(t).filter(|v| (1..16).contains(v)).map(|v| v as usize).ok_or_else(|| malformed(format!("`{t}` is not a count")))
     }
     fn end(&self) -> Result<(), TokenError> {
         match self.peek() {

@@ -622,7 +622,7 @@ fn drive_and_stack_from_climb_in() {
     // Pilot on a4 climbs into b4 (wall), hops to c4; drives capture.
     let p = pos("bK7/8/8/2bP5/rPXXrB4/8/8/rK7 r 0 - rb 0/0 ?/? 0 1");
     let a = actions_of(&p);
-    for t in ["a4:b4", "a4:c4", "a4:b4xc5", "a4:c4xc5", "a4:b4a4", "a4:c4+d4", "a4:b4+d4".into()] {
+    for t in ["a4:b4", "a4:c4", "a4:b4xc5", "a4:c4xc5", "a4:b4a4", "a4:c4+d4", "a4:b4+d4"] {
         let ok = a.contains(&t.to_string());
         assert_eq!(ok, t != "a4:b4+d4", "{t}: {a:?}");
     }

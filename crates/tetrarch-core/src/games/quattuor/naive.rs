@@ -122,12 +122,7 @@ impl Naive {
                 return Some(1 - side);
             }
         }
-        for side in 0..2 {
-            if self.cells.iter().any(|(&(r, _), &q)| q / 16 == side && q % 8 >= 5 && r == goal(side)) {
-                return Some(side);
-            }
-        }
-        None
+        (0..2).find(|&side| self.cells.iter().any(|(&(r, _), &q)| q / 16 == side && q % 8 >= 5 && r == goal(side)))
     }
 
     pub fn write(&self) -> String {

@@ -186,7 +186,7 @@ pub fn parse_position(s: &str) -> Result<Quattuor, PositionError> {
                 .iter()
                 .position(|&x| x == at)
                 .ok_or_else(|| ferr(5, format!("{name} is not an own Base of the side to move")))?;
-            if !pos.piece_at(at).is_some_and(|p| side_of_piece(p) == s) {
+            if pos.piece_at(at).is_none_or(|p| side_of_piece(p) != s) {
                 return Err(ferr(5, format!("{name} holds no piece of the side to move")));
             }
             if pos.locked >> b & 1 != 0 {

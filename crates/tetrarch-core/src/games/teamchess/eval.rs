@@ -72,13 +72,7 @@ fn default_pst(ty: usize) -> [i32; HALF] {
     while i < HALF {
         let (f, r) = (i % 7, i / 7);
         t[i] = match ty {
-            PAWN => {
-                if r >= 1 {
-                    5 * (r as i32 - 1)
-                } else {
-                    0
-                }
-            }
+            PAWN if r >= 1 => 5 * (r as i32 - 1),
             KNIGHT | BISHOP | QUEEN => 3 * centre_bonus(sq(f, r)),
             _ => 0,
         };
