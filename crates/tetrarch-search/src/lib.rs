@@ -143,6 +143,8 @@
 //! turn per `seats × actions per turn` plies (actions per turn taken as 1 for
 //! [`Game::ONE_ACTION_PER_TURN`] games and 2 otherwise). For single-action
 //! 2-seat games this is exactly `(plies + 1) / 2`.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
