@@ -4,6 +4,8 @@
 //! panic, bounded memory, and no control character in what reaches the
 //! terminal or the PGN.
 #![no_main]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

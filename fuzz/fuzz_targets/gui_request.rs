@@ -3,6 +3,8 @@
 //! answered with an error leaves the game unchanged
 //! (`tetrarch::gui::fuzz_request`).
 #![no_main]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

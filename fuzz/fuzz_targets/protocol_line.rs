@@ -2,6 +2,8 @@
 //! bad line leaves its state alone (`tetrarch::run_script` skips only the
 //! commands that are slow by design: deep perft, unbounded searches, bench).
 #![no_main]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,6 +3,8 @@
 //! are refused without a panic, write back unchanged, replay with the rules;
 //! the PGN repair is a prefix cut plus appended games, and stable.
 #![no_main]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

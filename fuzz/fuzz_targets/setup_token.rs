@@ -2,6 +2,8 @@
 //! for every game: no panic; what parses gives a position whose string
 //! parses back to the same position.
 #![no_main]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -325,8 +325,7 @@ impl Weights {
     /// project's own, checked by each game's tests, so a bad one is a bug:
     /// it panics with the parser's message.
     pub fn committed(text: &str, variant: &'static str, table: &'static Table) -> Self {
-        Weights::from_text(text, variant, table)
-            .unwrap_or_else(|e| panic!("the committed {variant} weights do not load: {e}"))
+        Weights::from_text(text, variant, table).unwrap_or_else(|e| panic!("the committed {variant} weights do not load: {e}"))
     }
 
     /// The same weights with some values replaced (`(name, value)`, names as
@@ -370,9 +369,7 @@ impl Weights {
                 let w: Vec<&str> = l.split_whitespace().collect();
                 match w[..] {
                     ["variant", v] if v == variant => {}
-                    ["variant", v] => {
-                        return Err(WeightsError::WrongVariant { expected: variant.into(), found: v.into() })
-                    }
+                    ["variant", v] => return Err(WeightsError::WrongVariant { expected: variant.into(), found: v.into() }),
                     _ => return Err(WeightsError::NoVariant { line }),
                 }
             }

@@ -153,14 +153,13 @@ mod tests {
         let opts = G::default_options(variant);
         let start = G::startpos(&opts);
         position_string::<G>(&mutate(&start.position_string(), i, c));
-        let proposals: Vec<String> =
-            (0..start.seats()).filter_map(|seat| G::propose_setup(&opts, seat, i as u64)).collect();
+        let proposals: Vec<String> = (0..start.seats()).filter_map(|seat| G::propose_setup(&opts, seat, i as u64)).collect();
         if !proposals.is_empty() {
             setup_tokens::<G>(&mutate(&proposals.join(" "), i, c));
         }
         let mut list = G::Actions::default();
         start.legal_actions(&mut list);
-        if let Some(&a) = list.iter().nth(i % list.len().max(1)) {
+        if let Some(&a) = list.get(i % list.len().max(1)) {
             let token = crate::game::action_string(&start, a);
             turn_token::<G>(&mutate(&token, i, c));
         }
@@ -172,12 +171,10 @@ mod tests {
         for v in G::VARIANTS {
             let opts = G::default_options(v);
             let start = G::startpos(&opts);
-            let proposals: Option<Vec<String>> =
-                (0..start.seats()).map(|seat| G::propose_setup(&opts, seat, seed)).collect();
+            let proposals: Option<Vec<String>> = (0..start.seats()).map(|seat| G::propose_setup(&opts, seat, seed)).collect();
             if let Some(tokens) = proposals {
                 let tokens: Vec<&str> = tokens.iter().map(String::as_str).collect();
-                let p = G::from_setup(&tokens, &opts)
-                    .unwrap_or_else(|e| panic!("{v}: proposed set-up {tokens:?} rejected: {e}"));
+                let p = G::from_setup(&tokens, &opts).unwrap_or_else(|e| panic!("{v}: proposed set-up {tokens:?} rejected: {e}"));
                 assert_eq!(p.seats(), start.seats());
                 assert_eq!(p.to_move(), start.to_move());
                 setup_tokens::<G>(&tokens.join(" "));

@@ -55,7 +55,7 @@ pub fn parse_turn<G: Game>(g: &G, token: &str) -> Result<Vec<G::Action>, TokenEr
         return Err(TokenError::Malformed("empty turn".into()));
     }
     let parts: Vec<&str> = token.split(',').collect();
-    if parts.len() > 1 && parts.iter().any(|p| *p == "0000") {
+    if parts.len() > 1 && parts.contains(&"0000") {
         return Err(TokenError::Malformed("`0000` inside a turn with actions".into()));
     }
     let mut pos = g.clone();
@@ -65,19 +65,11 @@ pub fn parse_turn<G: Game>(g: &G, token: &str) -> Result<Vec<G::Action>, TokenEr
     let mut actions = Vec::with_capacity(parts.len() + 1);
     for (i, part) in parts.iter().enumerate() {
         if i > 0 && turn_done(&pos) {
-            return Err(TokenError::Illegal(format!(
-                "the turn is over before action {} `{}`",
-                i + 1,
-                part
-            )));
+            return Err(TokenError::Illegal(format!("the turn is over before action {} `{}`", i + 1, part)));
         }
         let a = pos.parse_action(part).map_err(|e| match e {
-            TokenError::Malformed(m) if parts.len() > 1 => {
-                TokenError::Malformed(format!("action {} `{}`: {}", i + 1, part, m))
-            }
-            TokenError::Illegal(m) if parts.len() > 1 => {
-                TokenError::Illegal(format!("action {} `{}`: {}", i + 1, part, m))
-            }
+            TokenError::Malformed(m) if parts.len() > 1 => TokenError::Malformed(format!("action {} `{}`: {}", i + 1, part, m)),
+            TokenError::Illegal(m) if parts.len() > 1 => TokenError::Illegal(format!("action {} `{}`: {}", i + 1, part, m)),
             e => e,
         })?;
         pos.make(a);
@@ -409,7 +401,6 @@ pub fn divide<G: Game>(g: &G, depth: u32, actions_level: bool) -> Result<Vec<(St
         })
         .collect())
 }
-
 
 #[cfg(test)]
 mod tests {

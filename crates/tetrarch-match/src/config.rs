@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use crate::shard::Shard;
 use crate::stats::Sprt;
-use crate::tournament::Kind;
 use crate::tc::{parse_st, parse_tc, TimeControl};
+use crate::tournament::Kind;
 
 /// One engine as configured.
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -216,7 +216,11 @@ fn apply_engine_kv(e: &mut EngineConfig, kv: &str, seen_name: &mut bool) -> Resu
                 e.options.push((name.to_string(), v.to_string()));
             }
         }
-        _ => return Err(format!("unknown engine setting `{k}` (cmd, name, arg, dir, proto, option.NAME, tc, st, depth, nodes, restart)")),
+        _ => {
+            return Err(format!(
+                "unknown engine setting `{k}` (cmd, name, arg, dir, proto, option.NAME, tc, st, depth, nodes, restart)"
+            ))
+        }
     }
     Ok(())
 }
@@ -412,8 +416,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<Config>, String> {
             "--records-dir" => cfg.records_dir = Some(PathBuf::from(one(&words)?)),
             "--tournament" => {
                 let w = one(&words)?;
-                cfg.tournament =
-                    Some(Kind::parse(&w).ok_or_else(|| format!("--tournament {w}: use round-robin or gauntlet"))?);
+                cfg.tournament = Some(Kind::parse(&w).ok_or_else(|| format!("--tournament {w}: use round-robin or gauntlet"))?);
             }
             _ if !flag.starts_with('-') => return Err(format!("unexpected `{flag}` (settings follow a --flag)")),
             _ => return Err(format!("unknown option `{flag}` (see --help)")),

@@ -53,9 +53,8 @@ impl DialectLine {
     /// Adds the turn `acts` played from `before`.
     pub fn push<G: GameInfo>(&mut self, before: &G, acts: &[G::Action]) {
         let opts4 = self.opts4.as_ref().and_then(|o| o.downcast_ref::<G::Options>());
-        let tok = opts4
-            .and_then(|o| before.dialect_turn(o, acts))
-            .unwrap_or_else(|| tetrarch_core::turns::turn_string(before, acts));
+        let tok =
+            opts4.and_then(|o| before.dialect_turn(o, acts)).unwrap_or_else(|| tetrarch_core::turns::turn_string(before, acts));
         self.turns.push(tok);
     }
 

@@ -16,8 +16,8 @@
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -269,7 +269,8 @@ impl EngineProc {
                     if let Some(l) = &wlog {
                         l.line(&wlabel, '<', &line);
                     }
-                    if stdin.write_all(line.as_bytes()).and_then(|_| stdin.write_all(b"\n")).and_then(|_| stdin.flush()).is_err() {
+                    if stdin.write_all(line.as_bytes()).and_then(|_| stdin.write_all(b"\n")).and_then(|_| stdin.flush()).is_err()
+                    {
                         break; // the reader sees the end of the process
                     }
                 }
@@ -362,7 +363,13 @@ impl EngineProc {
     /// An option the engine rejects (an `info string error` line) is an error.
     /// A 4pchess-dialect engine (`send_variant` false) is not told the
     /// variant: it only plays teamchess.
-    pub fn init(&mut self, variant: &str, options: &[(String, String)], send_variant: bool, timeout: Duration) -> Result<(), String> {
+    pub fn init(
+        &mut self,
+        variant: &str,
+        options: &[(String, String)],
+        send_variant: bool,
+        timeout: Duration,
+    ) -> Result<(), String> {
         self.send("uci");
         match self.wait_for(Instant::now() + timeout, |_| {}, |l| l.trim() == "uciok") {
             Ok(_) => {}

@@ -23,7 +23,18 @@ use crate::config::Config;
 
 /// The order of the keys after the variant. Parsing relies on it.
 const KEYS: [&str; 13] = [
-    "seed", "engines", "openings", "plies", "setup", "tournament", "limits", "options", "maxturns", "resign", "draw", "sprt",
+    "seed",
+    "engines",
+    "openings",
+    "plies",
+    "setup",
+    "tournament",
+    "limits",
+    "options",
+    "maxturns",
+    "resign",
+    "draw",
+    "sprt",
     "book",
 ];
 
@@ -224,16 +235,25 @@ mod tests {
         assert!(fp.starts_with(&legacy_fingerprint(&c, "fourchess")), "{fp}");
         let p = parts(&fp).unwrap();
         let keys: Vec<&str> = p.iter().map(|x| x.0).collect();
-        assert_eq!(keys, ["variant", "seed", "engines", "openings", "plies", "setup", "limits", "options", "maxturns", "resign", "draw", "sprt", "book"]);
+        assert_eq!(
+            keys,
+            [
+                "variant", "seed", "engines", "openings", "plies", "setup", "limits", "options", "maxturns", "resign", "draw",
+                "sprt", "book"
+            ]
+        );
         assert_eq!(part(&fp, "limits").unwrap(), "tc:40/60+0.6;depth:3");
         assert_eq!(part(&fp, "options").unwrap(), "Hash:64;");
         assert_eq!(part(&fp, "sprt").unwrap(), "0,10,0.05,0.05");
         // The paths of the engines are not part of the match.
-        let d = cfg("--variant fourchess --seed 3 --random-plies 4 --engine cmd=/elsewhere/a name=A tc=40/60+0.6 option.Hash=64 \
+        let d =
+            cfg("--variant fourchess --seed 3 --random-plies 4 --engine cmd=/elsewhere/a name=A tc=40/60+0.6 option.Hash=64 \
                      --engine cmd=/b name=B depth=3 --sprt elo0=0 elo1=10 --concurrency 4");
         assert_eq!(fingerprint(&d, "fourchess", 0, None), fp);
         // A name with a space and an openings path with one still parse.
-        let e = cfg("--variant fourchess --seed 3 --engine cmd=/a name=A depth=1 --engine cmd=/b name=B depth=1 --openings my_book.txt");
+        let e = cfg(
+            "--variant fourchess --seed 3 --engine cmd=/a name=A depth=1 --engine cmd=/b name=B depth=1 --openings my_book.txt",
+        );
         let mut e2 = e.clone();
         e2.engines[0].name = "new engine".into();
         e2.openings = Some("my book.txt".into());

@@ -38,8 +38,8 @@ pub mod runner;
 pub mod shard;
 pub mod stats;
 pub mod tc;
-pub mod tournament;
 pub mod text;
+pub mod tournament;
 
 pub use config::{parse_args, Config, USAGE};
 pub use record::{read_records, GameRecord};

@@ -190,11 +190,8 @@ pub fn make_opening<G: GameInfo>(
         Some(list) => list[(index % list.len() as u64) as usize].clone(),
         None => {
             let seats = G::startpos(opts).seats();
-            let setup: Option<Vec<String>> = if random_setup {
-                (0..seats).map(|s| G::random_setup(opts, s, rng.next_u64())).collect()
-            } else {
-                None
-            };
+            let setup: Option<Vec<String>> =
+                if random_setup { (0..seats).map(|s| G::random_setup(opts, s, rng.next_u64())).collect() } else { None };
             match setup {
                 Some(t) if Opening { start: Start::Setup(t.clone()), turns: vec![] }.replay::<G>(opts).is_ok() => {
                     Opening { start: Start::Setup(t), turns: vec![] }

@@ -120,7 +120,8 @@ pub fn round_of(r: &GameRecord) -> String {
 /// writes left the game out of the PGN). `write` gives a record's text.
 pub fn repair(text: &str, records: &[GameRecord], write: impl Fn(&GameRecord) -> String) -> (usize, String) {
     // Games start with an `[Event ` line.
-    let mut starts: Vec<usize> = text.match_indices("[Event ").map(|(i, _)| i).filter(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n').collect();
+    let mut starts: Vec<usize> =
+        text.match_indices("[Event ").map(|(i, _)| i).filter(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n').collect();
     if starts.first() != Some(&0) {
         starts.insert(0, 0);
     }
@@ -169,7 +170,10 @@ mod tests {
         let line = r#"{"match":"m","game":0,"opening_index":0,"round":0,"variant":"quattuor","start":"startpos","opening_turns":0,"seats":["A","B"],"seat_engines":[0,1],"result":"draw","reason":"x","decided":"adjudication","culprit":null,"points":[0.5,0.5],"ranks":[1,1],"turns":["a","b","c"],"times_ms":[1,2,3],"scores":[-2147483648,2147483647,-100000],"started":0,"duration_ms":0}"#;
         let r = crate::record::parse_records(line).unwrap().remove(0);
         let t = write(&r, &["Red", "Black"], true);
-        assert!(t.contains("{-M-2147383648 0.001s}") && t.contains("{+M-2147383647 0.002s}") && t.contains("{-M0 0.003s}"), "{t}");
+        assert!(
+            t.contains("{-M-2147383648 0.001s}") && t.contains("{+M-2147383647 0.002s}") && t.contains("{-M0 0.003s}"),
+            "{t}"
+        );
     }
 
     /// Fuzzing (resume_records) found that a record with the largest game

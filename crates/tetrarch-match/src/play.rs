@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use tetrarch_core::game::{GameResult, Outcome, Seat};
 use tetrarch_core::turns::{parse_turn, play_turn};
 
-use crate::config::{Config, EngineConfig};
 use crate::config::Proto;
+use crate::config::{Config, EngineConfig};
 use crate::dialect::{self, DialectLine};
 use crate::engine::{info_score, EngineProc, Log, WaitError};
 use crate::games::{format_of, Format, GameInfo};
@@ -189,13 +189,7 @@ fn go_command(n: usize, mover: Seat, clocks: &[Clock], ecfg: &EngineConfig) -> S
 /// then those that went out in the last turn, the one visited last first
 /// (Queens & Kings §6.4: the last seat left won); then the seats out
 /// before, the later out higher. `mover` is the seat to move at the end.
-fn win_places(
-    n: usize,
-    mover: Seat,
-    winners: &[Seat],
-    out_order: &[Seat],
-    in_game: impl Fn(Seat) -> bool,
-) -> Vec<Vec<Seat>> {
+fn win_places(n: usize, mover: Seat, winners: &[Seat], out_order: &[Seat], in_game: impl Fn(Seat) -> bool) -> Vec<Vec<Seat>> {
     let mut still_in = Vec::new();
     let mut last_out = Vec::new();
     // Every seat, in visiting order from the one after `mover` (the mover
@@ -480,9 +474,11 @@ pub fn play_game<G: GameInfo>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) -
             let out_rev: Vec<Vec<Seat>> = out_order.iter().rev().map(|&s| vec![s]).collect();
             let in_game: Vec<Seat> = (0..n).filter(|s| !out_order.contains(s)).collect();
             let (groups, reason, decided): (Vec<Vec<Seat>>, String, Decided) = match &end {
-                End::Rules(o) => {
-                    (free_for_all_places(n, mover, Some(o), &out_order, |s| pos.seat_in_game(s)), o.reason.to_string(), Decided::Rules)
-                }
+                End::Rules(o) => (
+                    free_for_all_places(n, mover, Some(o), &out_order, |s| pos.seat_in_game(s)),
+                    o.reason.to_string(),
+                    Decided::Rules,
+                ),
                 End::AdjDraw(r) | End::AdjLoss(_, r) => {
                     (free_for_all_places(n, mover, None, &out_order, |s| pos.seat_in_game(s)), r.clone(), Decided::Adjudication)
                 }

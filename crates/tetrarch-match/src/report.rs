@@ -126,7 +126,8 @@ pub fn expand(inputs: &[String]) -> Result<Vec<PathBuf>, ReportError> {
         let path = Path::new(input);
         if path.is_dir() {
             let list = std::fs::read_dir(path).map_err(|e| ReportError::Dir { dir: path.to_path_buf(), msg: e.to_string() })?;
-            found = list.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "jsonl")).collect();
+            found =
+                list.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "jsonl")).collect();
             found.sort();
             if found.is_empty() {
                 return Err(ReportError::Dir { dir: path.to_path_buf(), msg: "no *.jsonl records file in it".into() });
@@ -177,9 +178,8 @@ fn sprt_of(value: &str) -> Option<Sprt> {
 fn engine_names(match_id: &str, recs: &[&GameRecord]) -> Vec<String> {
     let listed: Option<Vec<String>> =
         crate::identity::part(match_id, "engines").map(|v| v.split(',').map(String::from).collect());
-    let agrees = |names: &[String]| {
-        recs.iter().all(|r| r.seat_engines.iter().zip(&r.seats).all(|(&e, n)| names.get(e) == Some(n)))
-    };
+    let agrees =
+        |names: &[String]| recs.iter().all(|r| r.seat_engines.iter().zip(&r.seats).all(|(&e, n)| names.get(e) == Some(n)));
     if let Some(names) = listed.filter(|n| agrees(n)) {
         return names;
     }
@@ -402,7 +402,7 @@ mod tests {
         }
         let d = dir.display().to_string();
         let want = vec![dir.join("shard-1.jsonl"), dir.join("shard-2.jsonl")];
-        assert_eq!(expand(&[d.clone()]).unwrap(), want);
+        assert_eq!(expand(std::slice::from_ref(&d)).unwrap(), want);
         assert_eq!(expand(&[format!("{d}/shard-*.jsonl")]).unwrap(), want);
         // Named twice: read once.
         assert_eq!(expand(&[format!("{d}/shard-1.jsonl"), format!("{d}/shard-?.jsonl")]).unwrap(), want);

@@ -10,17 +10,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Instant;
 
-
 use crate::config::Config;
 use crate::engine::{EngineProc, Log};
 use crate::games::{format_of, Format, GameInfo, GameVisitor};
 use crate::openings::{make_opening, read_openings};
 use crate::play::{play_game, Job, MatchCtx, Slots, HANDSHAKE};
 use crate::record::{read_records, Decided, GameRecord, RecordWriter};
-use crate::text::printable;
-use crate::stats::{elo_pentanomial, elo_trinomial, los, mean_with_error, SprtState};
-use crate::tournament::{Schedule, TournamentTally};
 use crate::shard::{Decision, Shard, SharedFolder};
+use crate::stats::{elo_pentanomial, elo_trinomial, los, mean_with_error, SprtState};
+use crate::text::printable;
+use crate::tournament::{Schedule, TournamentTally};
 
 /// Why a match did not run.
 #[derive(Debug)]
@@ -182,14 +181,10 @@ impl Tally {
                     s.push_str(&format!(" Elo {}", fmt_elo(e.elo, e.error)));
                 }
                 match (sprt, self.all_shards) {
-                    (Some(sp), Some((games, llr))) => s.push_str(&format!(
-                        " | all shards: {games} games, LLR {llr:.2} [{:.2}, {:.2}]",
-                        sp.lower(),
-                        sp.upper()
-                    )),
-                    (Some(sp), None) => {
-                        s.push_str(&format!(" LLR {:.2} [{:.2}, {:.2}]", self.llr(sp), sp.lower(), sp.upper()))
+                    (Some(sp), Some((games, llr))) => {
+                        s.push_str(&format!(" | all shards: {games} games, LLR {llr:.2} [{:.2}, {:.2}]", sp.lower(), sp.upper()))
                     }
+                    (Some(sp), None) => s.push_str(&format!(" LLR {:.2} [{:.2}, {:.2}]", self.llr(sp), sp.lower(), sp.upper())),
                     _ => {}
                 }
                 s
@@ -204,7 +199,10 @@ impl Tally {
             Format::Duel | Format::Teams => {
                 let (a, b) = (&self.names[0], &self.names[1]);
                 out.push(format!("Results of {a} vs {b} ({} games):", self.games));
-                out.push(format!("  {:<20} {:>6} {:>6} {:>6} {:>6} {:>7}", "Engine", "Games", "Wins", "Losses", "Draws", "Score"));
+                out.push(format!(
+                    "  {:<20} {:>6} {:>6} {:>6} {:>6} {:>7}",
+                    "Engine", "Games", "Wins", "Losses", "Draws", "Score"
+                ));
                 let n = self.games.max(1) as f64;
                 for (name, w, l) in [(a, self.w, self.l), (b, self.l, self.w)] {
                     out.push(format!(
@@ -284,12 +282,25 @@ impl Tally {
     /// The figures of [`Tally::table`] for `tetrarch match report --json`.
     pub(crate) fn to_json(&self, sprt: Option<&crate::stats::Sprt>) -> serde_json::Value {
         use serde_json::json;
-        let num = |x: f64| if x.is_finite() { json!(x) } else if x.is_nan() { json!(null) } else if x > 0.0 { json!("+inf") } else { json!("-inf") };
-        let endings: serde_json::Map<String, serde_json::Value> = self.reasons.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+        let num = |x: f64| {
+            if x.is_finite() {
+                json!(x)
+            } else if x.is_nan() {
+                json!(null)
+            } else if x > 0.0 {
+                json!("+inf")
+            } else {
+                json!("-inf")
+            }
+        };
+        let endings: serde_json::Map<String, serde_json::Value> =
+            self.reasons.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
         let result = match self.fmt {
             _ if self.tour.is_some() => self.tour.as_ref().map(|t| t.to_json()).unwrap_or_default(),
             Format::Duel | Format::Teams => {
-                let est = |e: Option<crate::stats::EloEstimate>| e.map_or(json!(null), |e| json!({"elo": num(e.elo), "error": num(e.error), "score": num(e.score)}));
+                let est = |e: Option<crate::stats::EloEstimate>| {
+                    e.map_or(json!(null), |e| json!({"elo": num(e.elo), "error": num(e.error), "score": num(e.score)}))
+                };
                 let pairs: u64 = self.penta.iter().sum();
                 let sprt = sprt.map_or(json!(null), |s| {
                     let llr = self.llr(s);
@@ -337,7 +348,13 @@ impl Tally {
 
 fn fmt_elo(elo: f64, err: f64) -> String {
     let elo = if elo == 0.0 { 0.0 } else { elo }; // no "-0.0"
-    let e = if elo.is_finite() { format!("{elo:+.1}") } else if elo > 0.0 { "+inf".into() } else { "-inf".into() };
+    let e = if elo.is_finite() {
+        format!("{elo:+.1}")
+    } else if elo > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    };
     if err.is_finite() {
         format!("{e} ± {err:.1}")
     } else {
@@ -583,11 +600,14 @@ fn run_match<G: GameInfo>(cfg: Config, variant: &'static str) -> Result<Summary,
                     Err(e) if e.error_len().is_none() => std::str::from_utf8(&old[..e.valid_up_to()]).unwrap_or(""),
                     Err(_) => return Err(usage(format!("{}: not UTF-8 text, not a PGN file of this runner", p.display()))),
                 };
-                let (keep, add) = crate::pgn::repair(old, &earlier, |r| crate::pgn::write(r, &seat_names, fmt != Format::FreeForAll));
+                let (keep, add) =
+                    crate::pgn::repair(old, &earlier, |r| crate::pgn::write(r, &seat_names, fmt != Format::FreeForAll));
                 if keep < std::fs::metadata(p).map_or(0, |m| m.len() as usize) {
                     f.set_len(keep as u64).map_err(|e| usage(format!("cannot repair {}: {e}", p.display())))?;
                 }
-                f.write_all(add.as_bytes()).and_then(|_| f.flush()).map_err(|e| usage(format!("cannot repair {}: {e}", p.display())))?;
+                f.write_all(add.as_bytes())
+                    .and_then(|_| f.flush())
+                    .map_err(|e| usage(format!("cannot repair {}: {e}", p.display())))?;
             }
             Some(f)
         }
@@ -601,7 +621,8 @@ fn run_match<G: GameInfo>(cfg: Config, variant: &'static str) -> Result<Summary,
         tally.add(r);
     }
     let tty = std::io::stdout().is_terminal();
-    let queue: Mutex<VecDeque<u64>> = Mutex::new((0..total).filter(|g| !done.contains(g) && shard.owns(*g, per_opening)).collect());
+    let queue: Mutex<VecDeque<u64>> =
+        Mutex::new((0..total).filter(|g| !done.contains(g) && shard.owns(*g, per_opening)).collect());
     let to_play = queue.lock().map(|q| q.len()).unwrap_or(0);
     let engines_text = match cfg.tournament {
         Some(k) => format!(
@@ -629,15 +650,7 @@ fn run_match<G: GameInfo>(cfg: Config, variant: &'static str) -> Result<Summary,
     let total = shard_games;
 
     let cfg = Arc::new(cfg);
-    let ctx = MatchCtx::<G> {
-        variant,
-        opts: opts.clone(),
-        cfg: cfg.clone(),
-        engine_options,
-        maxturns,
-        log,
-        match_id: mid,
-    };
+    let ctx = MatchCtx::<G> { variant, opts: opts.clone(), cfg: cfg.clone(), engine_options, maxturns, log, match_id: mid };
     let stop = AtomicBool::new(false);
     // The SPRT has decided: start no new pair (the pairs begun finish).
     let no_new_pairs = AtomicBool::new(false);
@@ -721,8 +734,7 @@ fn run_match<G: GameInfo>(cfg: Config, variant: &'static str) -> Result<Summary,
             if tty {
                 print!("\r\x1b[K[{}/{}] {line}", tally.games, total);
             } else {
-                let who: Vec<String> =
-                    rec.seats.iter().enumerate().map(|(s, n)| format!("{}={}", seat_names[s], n)).collect();
+                let who: Vec<String> = rec.seats.iter().enumerate().map(|(s, n)| format!("{}={}", seat_names[s], n)).collect();
                 println!(
                     "Game {} [{}/{}] ({}): {} ({}) | {line}",
                     rec.game + 1,

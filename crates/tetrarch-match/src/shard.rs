@@ -208,11 +208,8 @@ impl SharedFolder {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
             Err(source) => return Err(SharedError::Dir { dir: self.dir.clone(), source }),
         };
-        let mut paths: Vec<PathBuf> = list
-            .filter_map(Result::ok)
-            .filter(|e| e.file_name().to_str().is_some_and(is_shard_file))
-            .map(|e| e.path())
-            .collect();
+        let mut paths: Vec<PathBuf> =
+            list.filter_map(Result::ok).filter(|e| e.file_name().to_str().is_some_and(is_shard_file)).map(|e| e.path()).collect();
         paths.sort();
         for path in paths {
             if let Err(e) = self.read_file(&path, strict) {
@@ -289,7 +286,10 @@ impl SharedFolder {
         };
         let mut lines = text.lines();
         let bad = |msg: String| SharedError::Decision { path: path.clone(), msg };
-        let id = lines.next().and_then(|l| l.strip_prefix("match ")).ok_or_else(|| bad("not a decision file of tetrarch match".into()))?;
+        let id = lines
+            .next()
+            .and_then(|l| l.strip_prefix("match "))
+            .ok_or_else(|| bad("not a decision file of tetrarch match".into()))?;
         if id != self.match_id {
             return Err(bad(format!(
                 "the decision of another match ({}); give this match a folder of its own",
@@ -342,7 +342,8 @@ impl SharedFolder {
                 }
             }
             Err(e) => {
-                let msg = format!("cannot write {}: {e} (the other shards decide by themselves)", decision_file(&self.dir).display());
+                let msg =
+                    format!("cannot write {}: {e} (the other shards decide by themselves)", decision_file(&self.dir).display());
                 if self.warned.insert(msg.clone()) {
                     self.warnings.push(msg);
                 }
@@ -520,7 +521,8 @@ mod tests {
         assert_eq!(s.tally.games, 5);
         // A record of another match during the run: skipped with a warning;
         // at the start: an error.
-        std::fs::write(dir.join("shard-4.jsonl"), format!("{}{}", line(6, 1.0), record(7, "other", 1.0).to_json() + "\n")).unwrap();
+        std::fs::write(dir.join("shard-4.jsonl"), format!("{}{}", line(6, 1.0), record(7, "other", 1.0).to_json() + "\n"))
+            .unwrap();
         let _ = s.check(&sprt, Shard { k: 1, n: 2 });
         assert_eq!(s.tally.games, 6);
         assert_eq!(s.warnings.len(), 1, "{:?}", s.warnings);

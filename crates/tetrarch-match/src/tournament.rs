@@ -470,8 +470,7 @@ impl TournamentTally {
                 })
             })
             .collect();
-        let pairs: Vec<Vec<[u64; 3]>> =
-            self.pair.iter().map(|row| row.iter().map(|&(w, l, d)| [w, l, d]).collect()).collect();
+        let pairs: Vec<Vec<[u64; 3]>> = self.pair.iter().map(|row| row.iter().map(|&(w, l, d)| [w, l, d]).collect()).collect();
         json!({
             "kind": "tournament",
             "tournament": self.kind.word(),
@@ -518,13 +517,7 @@ impl TournamentTally {
                 Rating::MinusInf => format!("-inf (took no point from {}, directly or through others)", self.names[0]),
                 Rating::Unknown => format!("? (no results connect it with {})", self.names[0]),
             };
-            out.push(format!(
-                "  {:<w$} {:>6} {:>7} {:>7}{rank}  {elo}",
-                self.names[e],
-                g,
-                fmt_points(self.points[e]),
-                score
-            ));
+            out.push(format!("  {:<w$} {:>6} {:>7} {:>7}{rank}  {elo}", self.names[e], g, fmt_points(self.points[e]), score));
         }
         out.push(format!(
             "  (Elo: Bradley-Terry fit of every {} between two engines, draws as half points; error bars clustered by opening and group, docs/match.md)",
@@ -550,7 +543,13 @@ impl TournamentTally {
                     .collect()
             })
             .collect();
-        let cw = cells.iter().flatten().map(|c| c.len()).chain(self.names.iter().map(|s| s.chars().count().min(12))).max().unwrap_or(5);
+        let cw = cells
+            .iter()
+            .flatten()
+            .map(|c| c.len())
+            .chain(self.names.iter().map(|s| s.chars().count().min(12)))
+            .max()
+            .unwrap_or(5);
         let mut head = format!("  {:<w$}", "");
         for name in &self.names {
             let short: String = name.chars().take(12).collect();

@@ -153,8 +153,22 @@ fn a_wrapped_engine_is_killed_with_its_process_group() {
     let cmd_a = format!("cmd={FAKE}");
     let cmd_b = format!("cmd={}", script.display());
     let out = run(&[
-        "--variant", "queenskings9-duel", "--games", "2", "--seed", "5", "--records", rec.to_str().unwrap(),
-        "--engine", &cmd_a, "name=A", "--engine", &cmd_b, "name=B", "--each", "st=0.3",
+        "--variant",
+        "queenskings9-duel",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--records",
+        rec.to_str().unwrap(),
+        "--engine",
+        &cmd_a,
+        "name=A",
+        "--engine",
+        &cmd_b,
+        "name=B",
+        "--each",
+        "st=0.3",
     ]);
     let recs = read_records(&rec).unwrap();
     let list = std::fs::read_to_string(&pids).unwrap_or_default();
@@ -221,9 +235,25 @@ fn resign_and_draw_adjudication() {
     let rec = tmp("resign.jsonl");
     let fa = format!("cmd={FAKE}");
     let out = run(&[
-        "--variant", "fourchess", "--games", "2", "--records", rec.to_str().unwrap(), "--engine", &fa, "name=A",
-        "arg=score=-1000", "--engine", &fa, "name=B", "arg=score=1000", "--each", "depth=1", "--resign",
-        "movecount=2", "score=500",
+        "--variant",
+        "fourchess",
+        "--games",
+        "2",
+        "--records",
+        rec.to_str().unwrap(),
+        "--engine",
+        &fa,
+        "name=A",
+        "arg=score=-1000",
+        "--engine",
+        &fa,
+        "name=B",
+        "arg=score=1000",
+        "--each",
+        "depth=1",
+        "--resign",
+        "movecount=2",
+        "score=500",
     ]);
     assert!(out.status.success(), "{}", text(&out));
     let recs = read_records(&rec).unwrap();
@@ -238,8 +268,22 @@ fn resign_and_draw_adjudication() {
     }
     let rec = tmp("draw.jsonl");
     let out = run(&[
-        "--variant", "queenskings9-duel", "--games", "2", "--records", rec.to_str().unwrap(), "--engine", &fa,
-        "--engine", &fa, "--each", "depth=1", "--draw", "movenumber=3", "movecount=2", "score=10",
+        "--variant",
+        "queenskings9-duel",
+        "--games",
+        "2",
+        "--records",
+        rec.to_str().unwrap(),
+        "--engine",
+        &fa,
+        "--engine",
+        &fa,
+        "--each",
+        "depth=1",
+        "--draw",
+        "movenumber=3",
+        "movecount=2",
+        "score=10",
     ]);
     assert!(out.status.success(), "{}", text(&out));
     let recs = read_records(&rec).unwrap();
@@ -330,10 +374,26 @@ fn resume_repairs_the_pgn() {
     let fa = format!("cmd={FAKE}");
     let args = |games: &str, resume: bool| {
         let mut a = vec![
-            "--variant".to_string(), "queenskings9-duel".into(), "--games".into(), games.into(), "--seed".into(),
-            "3".into(), "--records".into(), rec.to_str().unwrap().into(), "--pgnout".into(),
-            pgn.to_str().unwrap().into(), "--engine".into(), fa.clone(), "name=A".into(), "--engine".into(),
-            fa.clone(), "name=B".into(), "--each".into(), "depth=1".into(), "--maxturns".into(), "20".into(),
+            "--variant".to_string(),
+            "queenskings9-duel".into(),
+            "--games".into(),
+            games.into(),
+            "--seed".into(),
+            "3".into(),
+            "--records".into(),
+            rec.to_str().unwrap().into(),
+            "--pgnout".into(),
+            pgn.to_str().unwrap().into(),
+            "--engine".into(),
+            fa.clone(),
+            "name=A".into(),
+            "--engine".into(),
+            fa.clone(),
+            "name=B".into(),
+            "--each".into(),
+            "depth=1".into(),
+            "--maxturns".into(),
+            "20".into(),
         ];
         if resume {
             a.push("--resume".into());
@@ -353,10 +413,8 @@ fn resume_repairs_the_pgn() {
     assert!(o.status.success(), "{}", text(&o));
     let after = std::fs::read_to_string(&pgn).unwrap();
     let g = games(&after);
-    let mut rounds: Vec<String> = g
-        .iter()
-        .map(|t| t.lines().find(|l| l.starts_with("[Round ")).unwrap_or("").to_string())
-        .collect();
+    let mut rounds: Vec<String> =
+        g.iter().map(|t| t.lines().find(|l| l.starts_with("[Round ")).unwrap_or("").to_string()).collect();
     rounds.sort();
     assert_eq!(rounds, ["[Round \"1.1\"]", "[Round \"1.2\"]", "[Round \"2.1\"]", "[Round \"2.2\"]"], "{after}");
     for t in &g {
@@ -393,16 +451,37 @@ fn bad_input_exits_2_before_any_game() {
         (vec!["--engine".into(), fa.clone(), "arg=mode=silent".into(), "--engine".into(), fa.clone()], "no uciok"),
         (vec!["--engine".into(), fa.clone(), "arg=mode=exit".into(), "--engine".into(), fa.clone()], "exited"),
         (
-            vec!["--engine".into(), fa.clone(), "arg=mode=badoption".into(), "option.Foo=1".into(), "--engine".into(), fa.clone()],
+            vec![
+                "--engine".into(),
+                fa.clone(),
+                "arg=mode=badoption".into(),
+                "option.Foo=1".into(),
+                "--engine".into(),
+                fa.clone(),
+            ],
             "error",
         ),
         (vec!["--engine".into(), fa.clone(), "tc=1+x".into(), "--engine".into(), fa.clone()], "time control"),
         (
-            vec!["--engine".into(), fa.clone(), "--engine".into(), fa.clone(), "--openings".into(), missing.to_str().unwrap().into()],
+            vec![
+                "--engine".into(),
+                fa.clone(),
+                "--engine".into(),
+                fa.clone(),
+                "--openings".into(),
+                missing.to_str().unwrap().into(),
+            ],
             "cannot read openings",
         ),
         (
-            vec!["--engine".into(), fa.clone(), "--engine".into(), fa.clone(), "--openings".into(), bad_open.to_str().unwrap().into()],
+            vec![
+                "--engine".into(),
+                fa.clone(),
+                "--engine".into(),
+                fa.clone(),
+                "--openings".into(),
+                bad_open.to_str().unwrap().into(),
+            ],
             "line 1",
         ),
         (vec!["--engine".into(), fa.clone(), "--engine".into(), fa.clone(), "option.FC_Layout=Z".into()], "FC_Layout"),
@@ -434,10 +513,24 @@ fn dialect_match(name: &str, b_args: &[&str], extra: &[&str], opening: &str) -> 
     std::fs::write(&book, format!("{opening}\n")).unwrap();
     let cmd = format!("cmd={FAKE}");
     let mut args = vec![
-        "--variant", "teamchess", "--games", "2", "--seed", "3",
-        "--records", rec.to_str().unwrap(), "--openings", book.to_str().unwrap(),
-        "--engine", &cmd, "name=A",
-        "--engine", &cmd, "name=B", "proto=4pchess", "arg=proto=4pchess",
+        "--variant",
+        "teamchess",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--records",
+        rec.to_str().unwrap(),
+        "--openings",
+        book.to_str().unwrap(),
+        "--engine",
+        &cmd,
+        "name=A",
+        "--engine",
+        &cmd,
+        "name=B",
+        "proto=4pchess",
+        "arg=proto=4pchess",
     ];
     let b: Vec<String> = b_args.iter().map(|a| format!("arg={a}")).collect();
     let pos = args.iter().position(|a| *a == "arg=proto=4pchess").unwrap() + 1;
@@ -500,7 +593,17 @@ fn dialect_engine_bad_move_crash_and_timeout_lose() {
 
 #[test]
 fn dialect_needs_teamchess() {
-    let o = run(&["--variant", "fourchess", "--engine", &format!("cmd={FAKE}"), "proto=4pchess", "depth=1", "--engine", &format!("cmd={FAKE}"), "depth=1"]);
+    let o = run(&[
+        "--variant",
+        "fourchess",
+        "--engine",
+        &format!("cmd={FAKE}"),
+        "proto=4pchess",
+        "depth=1",
+        "--engine",
+        &format!("cmd={FAKE}"),
+        "depth=1",
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("teamchess"), "{}", text(&o));
 }
@@ -520,9 +623,25 @@ fn an_interrupted_runner_leaves_no_engine_and_no_false_record() {
     let pidfile = format!("arg=pidfile={}", pids.display());
     let mut child = Command::new(RUNNER)
         .args([
-            "--variant", "queenskings9-duel", "--games", "2", "--seed", "5", "--records", rec.to_str().unwrap(),
-            "--engine", &cmd_a, "name=A", "--engine", &cmd_a, "name=B", "arg=mode=stuck", "arg=after=0", &pidfile,
-            "--each", "st=30",
+            "--variant",
+            "queenskings9-duel",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+            "--records",
+            rec.to_str().unwrap(),
+            "--engine",
+            &cmd_a,
+            "name=A",
+            "--engine",
+            &cmd_a,
+            "name=B",
+            "arg=mode=stuck",
+            "arg=after=0",
+            &pidfile,
+            "--each",
+            "st=30",
         ])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

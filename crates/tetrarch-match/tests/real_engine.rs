@@ -32,10 +32,7 @@ fn engine() -> PathBuf {
         .filter_map(|p| std::fs::metadata(&p).and_then(|m| m.modified()).ok().map(|t| (t, p)))
         .collect();
     found.sort();
-    found
-        .pop()
-        .map(|f| f.1)
-        .expect("no tetrarch engine binary: run `cargo build -p tetrarch` first (or set TETRARCH_ENGINE)")
+    found.pop().map(|f| f.1).expect("no tetrarch engine binary: run `cargo build -p tetrarch` first (or set TETRARCH_ENGINE)")
 }
 
 fn tmp(name: &str) -> PathBuf {
@@ -59,8 +56,20 @@ fn real_match(variant: &str, engines: usize, games: u32, extra: &[&str]) -> (Vec
     let cmd = format!("cmd={}", engine().display());
     let games = games.to_string();
     let mut args: Vec<String> = [
-        "--variant", variant, "--games", &games, "--seed", "11", "--random-plies", "2", "--records",
-        rec.to_str().unwrap(), "--log", log.to_str().unwrap(), "--pgnout", pgn.to_str().unwrap(),
+        "--variant",
+        variant,
+        "--games",
+        &games,
+        "--seed",
+        "11",
+        "--random-plies",
+        "2",
+        "--records",
+        rec.to_str().unwrap(),
+        "--log",
+        log.to_str().unwrap(),
+        "--pgnout",
+        pgn.to_str().unwrap(),
     ]
     .iter()
     .map(|s| s.to_string())

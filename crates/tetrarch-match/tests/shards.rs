@@ -46,8 +46,16 @@ fn shards_at_once(n: u64, args: impl Fn(u64) -> Vec<String>) -> Vec<Output> {
 /// A match of two good fakes (A, B) in queenskings9-duel.
 fn fake_duel(games: u32, seed: u32, extra: &[&str]) -> Vec<String> {
     let mut v = strings(&[
-        "--variant", "queenskings9-duel", "--games", &games.to_string(), "--seed", &seed.to_string(),
-        "--random-plies", "2", "--maxturns", "30",
+        "--variant",
+        "queenskings9-duel",
+        "--games",
+        &games.to_string(),
+        "--seed",
+        &seed.to_string(),
+        "--random-plies",
+        "2",
+        "--maxturns",
+        "30",
     ]);
     v.extend(strings(&["--engine", &format!("cmd={FAKE}"), "name=A", "--engine", &format!("cmd={FAKE}"), "name=B"]));
     v.extend(strings(&["--each", "depth=1"]));
@@ -153,7 +161,8 @@ fn report_refuses_mixed_matches_and_ignores_a_duplicated_shard_file() {
     let other_tc = d.join("other-tc.jsonl");
     let o = run(&[other_limit, strings(&["--records", other_tc.to_str().unwrap()])].concat());
     assert!(o.status.success(), "{}", text(&o));
-    for (file, want) in [(&other_seed, "seed: 5 vs 6"), (&other_tc, "time control / limits of engine 1 (A): depth:1 vs depth:2")] {
+    for (file, want) in [(&other_seed, "seed: 5 vs 6"), (&other_tc, "time control / limits of engine 1 (A): depth:1 vs depth:2")]
+    {
         let (o, _) = report_table(&[&files[0], file], &[]);
         assert_eq!(o.status.code(), Some(2), "{}", text(&o));
         let t = text(&o);
@@ -192,14 +201,34 @@ fn the_shared_folder_sprt_stops_every_shard() {
     let folder = d.join("shared");
     let args = |k: u64| {
         let mut v = strings(&[
-            "--variant", "queenskings9-duel", "--games", "600", "--seed", "3", "--random-plies", "3", "--maxturns", "30",
-            "--engine", &format!("cmd={FAKE}"), "name=A", "--engine", &format!("cmd={FAKE}"), "name=B", "arg=mode=crash",
-            "arg=after=5-20", "--each", "depth=1", "--sprt", "elo0=0", "elo1=20",
+            "--variant",
+            "queenskings9-duel",
+            "--games",
+            "600",
+            "--seed",
+            "3",
+            "--random-plies",
+            "3",
+            "--maxturns",
+            "30",
+            "--engine",
+            &format!("cmd={FAKE}"),
+            "name=A",
+            "--engine",
+            &format!("cmd={FAKE}"),
+            "name=B",
+            "arg=mode=crash",
+            "arg=after=5-20",
+            "--each",
+            "depth=1",
+            "--sprt",
+            "elo0=0",
+            "elo1=20",
         ]);
         v.extend(strings(&["--shard", &format!("{k}/3"), "--records-dir", folder.to_str().unwrap()]));
         v
     };
-    let outs = shards_at_once(3, &args);
+    let outs = shards_at_once(3, args);
     let mut games = 0;
     for (k, o) in outs.iter().enumerate() {
         let t = text(o);
@@ -240,8 +269,12 @@ fn a_dead_shard_resumes_and_a_wrong_shard_file_is_refused() {
     let d = dir("resume");
     let folder = d.join("f");
     let args = |k: u64, extra: &[&str]| {
-        [fake_duel(16, 8, &[]), strings(&["--shard", &format!("{k}/2"), "--records-dir", folder.to_str().unwrap()]), strings(extra)]
-            .concat()
+        [
+            fake_duel(16, 8, &[]),
+            strings(&["--shard", &format!("{k}/2"), "--records-dir", folder.to_str().unwrap()]),
+            strings(extra),
+        ]
+        .concat()
     };
     let o = run(&args(1, &[]));
     assert!(o.status.success(), "{}", text(&o));
@@ -266,7 +299,8 @@ fn a_dead_shard_resumes_and_a_wrong_shard_file_is_refused() {
     // Shard 2 resumed on shard 1's file: refused before any game.
     let wrong = d.join("wrong.jsonl");
     std::fs::copy(folder.join("shard-1.jsonl"), &wrong).unwrap();
-    let o = run(&[fake_duel(16, 8, &[]), strings(&["--shard", "2/2", "--records", wrong.to_str().unwrap(), "--resume"])].concat());
+    let o =
+        run(&[fake_duel(16, 8, &[]), strings(&["--shard", "2/2", "--records", wrong.to_str().unwrap(), "--resume"])].concat());
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("shard 1/2's, not this shard's (2/2)"), "{}", text(&o));
     // A folder holding another match's shard: refused before any game.
@@ -290,8 +324,20 @@ fn a_tournament_in_shards_is_the_whole_tournament() {
     let d = dir("tournament");
     let base = |extra: &[&str]| {
         let mut v = strings(&[
-            "--variant", "queenskings9-duel", "--tournament", "round-robin", "--games", "4", "--seed", "2",
-            "--random-plies", "2", "--maxturns", "24", "--each", "depth=1",
+            "--variant",
+            "queenskings9-duel",
+            "--tournament",
+            "round-robin",
+            "--games",
+            "4",
+            "--seed",
+            "2",
+            "--random-plies",
+            "2",
+            "--maxturns",
+            "24",
+            "--each",
+            "depth=1",
         ]);
         for (name, seed) in [("X", "1"), ("Y", "2"), ("Z", "3")] {
             v.extend(strings(&["--engine", &format!("cmd={FAKE}"), &format!("name={name}"), &format!("arg=seed={seed}")]));

@@ -102,7 +102,14 @@ fn check_tables(out: &str, recs: &[GameRecord], names: &[&str]) {
     }
 }
 
-fn tournament(name: &str, variant: &str, kind: &str, games: u32, engines: Vec<String>, extra: &[&str]) -> (Output, Vec<GameRecord>, PathBuf) {
+fn tournament(
+    name: &str,
+    variant: &str,
+    kind: &str,
+    games: u32,
+    engines: Vec<String>,
+    extra: &[&str],
+) -> (Output, Vec<GameRecord>, PathBuf) {
     let rec = tmp(&format!("{name}.jsonl"));
     let mut args = strings(&["--variant", variant, "--tournament", kind, "--games", &games.to_string(), "--seed", "5"]);
     args.extend(strings(&["--records", rec.to_str().unwrap()]));
@@ -164,8 +171,7 @@ fn round_robin_plays_every_pair_on_the_same_openings_with_sides_swapped() {
 fn gauntlet_plays_the_first_engine_against_each_other() {
     let names = ["A", "B", "C", "D"];
     let engines = fakes(&[("A", &["seed=1"]), ("B", &["seed=2"]), ("C", &["seed=3"]), ("D", &["seed=4"])]);
-    let (o, recs, _) =
-        tournament("g4", "quattuor", "gauntlet", 2, engines, &["--maxturns", "12", "--each", "depth=1"]);
+    let (o, recs, _) = tournament("g4", "quattuor", "gauntlet", 2, engines, &["--maxturns", "12", "--each", "depth=1"]);
     let out = text(&o);
     assert!(o.status.success(), "{out}");
     assert_eq!(recs.len(), 6, "{out}");
@@ -181,7 +187,8 @@ fn gauntlet_plays_the_first_engine_against_each_other() {
 fn an_engine_that_always_forfeits_scores_nothing_and_rates_minus_infinity() {
     let names = ["A", "B", "C"];
     let engines = fakes(&[("A", &["seed=1"]), ("B", &["seed=2"]), ("C", &["mode=illegal"])]);
-    let (o, recs, _) = tournament("forfeit", "queenskings9-duel", "round-robin", 2, engines, &["--maxturns", "20", "--each", "depth=1"]);
+    let (o, recs, _) =
+        tournament("forfeit", "queenskings9-duel", "round-robin", 2, engines, &["--maxturns", "20", "--each", "depth=1"]);
     let out = text(&o);
     assert!(o.status.success(), "{out}");
     assert_eq!(recs.len(), 6);
@@ -199,8 +206,7 @@ fn an_engine_that_always_forfeits_scores_nothing_and_rates_minus_infinity() {
 fn free_for_all_round_robin_seats_every_four_engines_in_turn() {
     let names = ["A", "B", "C", "D", "E"];
     let engines = fakes(&[("A", &["seed=1"]), ("B", &["seed=2"]), ("C", &["seed=3"]), ("D", &["seed=4"]), ("E", &["seed=5"])]);
-    let (o, recs, _) =
-        tournament("ffa5", "queenskings9", "round-robin", 4, engines, &["--maxturns", "24", "--each", "depth=1"]);
+    let (o, recs, _) = tournament("ffa5", "queenskings9", "round-robin", 4, engines, &["--maxturns", "24", "--each", "depth=1"]);
     let out = text(&o);
     assert!(o.status.success(), "{out}");
     assert_eq!(recs.len(), 20, "5 groups of four × 4 games: {out}");
@@ -265,7 +271,8 @@ fn resume_continues_a_tournament_and_more_games_extend_it() {
     assert!(out.contains("Tournament (round-robin, 3 engines, 12 games):"), "{out}");
     check_tables(&out, &all, &["A", "B", "C"]);
     // Another kind of tournament cannot continue this file.
-    let gauntlet: Vec<String> = args.iter().map(|a| if a == "round-robin" { "gauntlet".to_string() } else { a.clone() }).collect();
+    let gauntlet: Vec<String> =
+        args.iter().map(|a| if a == "round-robin" { "gauntlet".to_string() } else { a.clone() }).collect();
     let o = run(&gauntlet);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("another match"), "{}", text(&o));
@@ -306,10 +313,7 @@ fn engine() -> PathBuf {
         .filter_map(|p| std::fs::metadata(&p).and_then(|m| m.modified()).ok().map(|t| (t, p)))
         .collect();
     found.sort();
-    found
-        .pop()
-        .map(|f| f.1)
-        .expect("no tetrarch engine binary: run `cargo build -p tetrarch` first (or set TETRARCH_ENGINE)")
+    found.pop().map(|f| f.1).expect("no tetrarch engine binary: run `cargo build -p tetrarch` first (or set TETRARCH_ENGINE)")
 }
 
 #[test]

@@ -143,6 +143,8 @@
 //! turn per `seats × actions per turn` plies (actions per turn taken as 1 for
 //! [`Game::ONE_ACTION_PER_TURN`] games and 2 otherwise). For single-action
 //! 2-seat games this is exactly `(plies + 1) / 2`.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -157,9 +159,7 @@ mod search;
 mod time;
 mod tt;
 
-use search::{
-    outcome_value, RootInfo, Shared, Worker, HIST_LEN, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY,
-};
+use search::{outcome_value, RootInfo, Shared, Worker, HIST_LEN, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY};
 use time::TimeControl;
 use tt::Tt;
 
@@ -233,9 +233,7 @@ impl Strategy {
 
     /// The strategy of a protocol name (case-insensitive).
     pub fn from_name(s: &str) -> Option<Strategy> {
-        [Strategy::Paranoid, Strategy::Brs, Strategy::MaxN]
-            .into_iter()
-            .find(|x| x.name().eq_ignore_ascii_case(s))
+        [Strategy::Paranoid, Strategy::Brs, Strategy::MaxN].into_iter().find(|x| x.name().eq_ignore_ascii_case(s))
     }
 }
 
@@ -262,12 +260,7 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config {
-            multipv: 1,
-            threads: 1,
-            strategy: Strategy::default(),
-            weights: None,
-        }
+        Config { multipv: 1, threads: 1, strategy: Strategy::default(), weights: None }
     }
 }
 
@@ -332,11 +325,7 @@ fn new_history() -> Box<[search::Hist]> {
 impl<G: Game> Searcher<G> {
     /// A searcher with a table of `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Self {
-        Searcher {
-            tt: Tt::new(hash_mb),
-            histories: Vec::new(),
-            _g: std::marker::PhantomData,
-        }
+        Searcher { tt: Tt::new(hash_mb), histories: Vec::new(), _g: std::marker::PhantomData }
     }
 
     /// Resizes (and clears) the table.
@@ -395,13 +384,7 @@ impl<G: Game> Searcher<G> {
                 Some(o) if o.for_seat(root.to_move()).is_some() => Score::Mate(0),
                 _ => Score::Cp(0),
             };
-            return SearchResult {
-                best: Vec::new(),
-                ponder: None,
-                score,
-                depth: 0,
-                nodes: 1,
-            };
+            return SearchResult { best: Vec::new(), ponder: None, score, depth: 0, nodes: 1 };
         }
         drop(list);
 
@@ -417,16 +400,9 @@ impl<G: Game> Searcher<G> {
         let helper_hists = hists.split_off(1);
         let main_hist = hists.pop().expect("one history per thread");
 
-        let shared = Shared {
-            stop,
-            abort: AtomicBool::new(false),
-            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
-        };
+        let shared = Shared { stop, abort: AtomicBool::new(false), nodes: (0..threads).map(|_| AtomicU64::new(0)).collect() };
         let max_depth = limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH));
-        let wait_for_stop = limits.infinite
-            && limits.depth.is_none()
-            && limits.nodes.is_none()
-            && limits.movetime.is_none();
+        let wait_for_stop = limits.infinite && limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none();
         let tt = &self.tt;
         let weights = config.weights_for(root);
 
@@ -435,10 +411,8 @@ impl<G: Game> Searcher<G> {
             let mut handles = Vec::new();
             for (i, h) in helper_hists.into_iter().enumerate() {
                 let id = i + 1;
-                let spawned = std::thread::Builder::new()
-                    .name(format!("search-{id}"))
-                    .stack_size(16 << 20)
-                    .spawn_scoped(s, move || {
+                let spawned =
+                    std::thread::Builder::new().name(format!("search-{id}")).stack_size(16 << 20).spawn_scoped(s, move || {
                         let mut w = Worker::new(root, history, tt, shared, id, None, None, h, config.strategy, weights);
                         w.restrict_root(&limits.root_turns);
                         w.helper_loop(max_depth);
@@ -449,18 +423,7 @@ impl<G: Game> Searcher<G> {
                     handles.push(handle);
                 }
             }
-            let mut w = Worker::new(
-                root,
-                history,
-                tt,
-                shared,
-                0,
-                Some(&tc),
-                limits.nodes,
-                main_hist,
-                config.strategy,
-                weights,
-            );
+            let mut w = Worker::new(root, history, tt, shared, 0, Some(&tc), limits.nodes, main_hist, config.strategy, weights);
             w.multipv = config.multipv;
             w.restrict_root(&limits.root_turns);
             let out = main_loop(&mut w, root, &tc, limits, config, max_depth, info);
@@ -470,10 +433,8 @@ impl<G: Game> Searcher<G> {
                     std::thread::sleep(Duration::from_millis(1));
                 }
             }
-            let hs: Vec<Box<[search::Hist]>> = handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect();
+            let hs: Vec<Box<[search::Hist]>> =
+                handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect();
             (out, w.history, hs)
         });
         self.histories.push(main_hist);
@@ -496,26 +457,14 @@ impl<G: Game> Searcher<G> {
         }
         let ponder = if used > line.len() {
             None
-        } else if after.outcome().is_none()
-            && (used < line.len() || self.tt.probe(after.key() ^ salt).is_some())
-        {
+        } else if after.outcome().is_none() && (used < line.len() || self.tt.probe(after.key() ^ salt).is_some()) {
             let (p, _, _) = complete_turn(&after, &line[used..], &self.tt, salt, weights);
             (!p.is_empty()).then_some(p)
         } else {
             None
         };
-        let score = if value <= -INF {
-            Score::Cp(0)
-        } else {
-            to_score(root, value, &line)
-        };
-        SearchResult {
-            best,
-            ponder,
-            score,
-            depth,
-            nodes,
-        }
+        let score = if value <= -INF { Score::Cp(0) } else { to_score(root, value, &line) };
+        SearchResult { best, ponder, score, depth, nodes }
     }
 }
 
@@ -638,13 +587,7 @@ fn extend_action<G: Game>(pos: &G, tt: &Tt, salt: u64, weights: &Weights) -> Opt
 /// The first complete turn of `line` played from `pos` (extended where the
 /// line stops mid-turn), the position after it and how many actions of
 /// `line` it used.
-fn complete_turn<G: Game>(
-    pos: &G,
-    line: &[G::Action],
-    tt: &Tt,
-    salt: u64,
-    weights: &Weights,
-) -> (Vec<G::Action>, G, usize) {
+fn complete_turn<G: Game>(pos: &G, line: &[G::Action], tt: &Tt, salt: u64, weights: &Weights) -> (Vec<G::Action>, G, usize) {
     let mut p = pos.clone();
     let mut out = Vec::new();
     let mut used = 0;

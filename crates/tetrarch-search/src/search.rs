@@ -8,8 +8,8 @@ use tetrarch_core::game::{ActionList, Game, Outcome, Seat};
 
 use crate::hash::fx_hash;
 use crate::time::TimeControl;
-use crate::Strategy;
 use crate::tt::{score_from_tt, score_to_tt, Tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
+use crate::Strategy;
 
 /// Plies the search can reach (main search plus quiescence).
 pub(crate) const MAX_PLY: usize = 192;
@@ -106,11 +106,7 @@ impl RootInfo {
         }
         let multi = sides.count_ones() > 2;
         let strategy = if multi { strategy } else { Strategy::Paranoid };
-        let salt = if multi {
-            tetrarch_core::zobrist::splitmix64(0x7E77_A4C8 ^ side as u64 ^ (strategy as u64) << 8)
-        } else {
-            0
-        };
+        let salt = if multi { tetrarch_core::zobrist::splitmix64(0x7E77_A4C8 ^ side as u64 ^ (strategy as u64) << 8) } else { 0 };
         RootInfo { seat, side, seats: g.seats(), strategy, salt }
     }
 }
@@ -137,9 +133,7 @@ fn move_order<A>(x: &Entry<A>, y: &Entry<A>) -> core::cmp::Ordering {
 /// `qtt`, `fut`, `lmp`, `forced`), read once: for A/B matches while tuning.
 pub(crate) fn off(feature: &str) -> bool {
     static OFF: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    OFF.get_or_init(|| std::env::var("TETRARCH_SEARCH_OFF").unwrap_or_default())
-        .split(',')
-        .any(|f| f == feature)
+    OFF.get_or_init(|| std::env::var("TETRARCH_SEARCH_OFF").unwrap_or_default()).split(',').any(|f| f == feature)
 }
 
 /// Late move reductions by depth and move number (both capped at 63).
@@ -292,21 +286,12 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// The root actions in their first order (table move, tactical, …).
     fn init_root(&mut self) {
-        let tt_idx = self
-            .tt
-            .probe(self.pos.key() ^ self.root.salt)
-            .and_then(|h| h.idx);
+        let tt_idx = self.tt.probe(self.pos.key() ^ self.root.salt).and_then(|h| h.idx);
         let (_, n) = self.generate(tt_idx, 0, false);
         self.moves[..n].sort_unstable_by(move_order);
         self.root_moves = self.moves[..n]
             .iter()
-            .map(|e| RootMove {
-                a: e.a,
-                idx: e.idx,
-                score: -INF,
-                prev_score: -INF,
-                pv: vec![e.a],
-            })
+            .map(|e| RootMove { a: e.a, idx: e.idx, score: -INF, prev_score: -INF, pv: vec![e.a] })
             .collect();
         self.moves.clear();
     }
@@ -347,10 +332,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Static evaluation from the node's point of view.
     #[inline]
     fn eval(&self, us: bool) -> i32 {
-        let e = self
-            .pos
-            .evaluate(self.root.seat, self.weights)
-            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        let e = self.pos.evaluate(self.root.seat, self.weights).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         if us {
             e
         } else {
@@ -386,9 +368,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return;
         }
         if self.id == 0 {
-            let over_nodes = self
-                .node_limit
-                .is_some_and(|l| self.shared.total_nodes() >= l);
+            let over_nodes = self.node_limit.is_some_and(|l| self.shared.total_nodes() >= l);
             let over_time = self.time.is_some_and(|t| t.hard_exceeded());
             if over_nodes || over_time {
                 self.stopped = true;
@@ -523,15 +503,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Searches a child (the action is made): negates only when the side to
     /// move changed between "us" and "them".
     #[inline]
-    fn child(
-        &mut self,
-        depth: i32,
-        ply: usize,
-        alpha: i32,
-        beta: i32,
-        flip: bool,
-        pv: bool,
-    ) -> i32 {
+    fn child(&mut self, depth: i32, ply: usize, alpha: i32, beta: i32, flip: bool, pv: bool) -> i32 {
         if flip {
             -self.search(depth, ply, -beta, -alpha, pv)
         } else {
@@ -620,14 +592,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.search_node(depth, ply, alpha, beta, pv_node)
     }
 
-    fn search_node(
-        &mut self,
-        depth: i32,
-        ply: usize,
-        mut alpha: i32,
-        mut beta: i32,
-        pv_node: bool,
-    ) -> i32 {
+    fn search_node(&mut self, depth: i32, ply: usize, mut alpha: i32, mut beta: i32, pv_node: bool) -> i32 {
         self.pv_len[ply] = 0;
         let restricted = self.restricted(ply);
         let depth = if restricted { depth.max(1) } else { depth };
@@ -717,11 +682,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let merged = self.root.strategy == Strategy::Brs && turn_start && !us && !self.brs_replied;
         let base = self.moves.len();
-        let (_, n) = if merged {
-            self.generate_merged(tt_idx, ply)
-        } else {
-            self.generate(tt_idx, ply, false)
-        };
+        let (_, n) = if merged { self.generate_merged(tt_idx, ply) } else { self.generate(tt_idx, ply, false) };
         if n == 0 {
             self.moves.truncate(base);
             return self.terminal(ply, us);
@@ -735,12 +696,13 @@ impl<'a, G: Game> Worker<'a, G> {
         // Futility pruning at the frontier: with the static value this far
         // below alpha, a quiet action one ply from quiescence is not
         // searched (checking actions still are).
-        let futility = if self.use_fut && depth == 1 && !pv_node && !in_check && alpha.abs() < MATE_BOUND && self.pos.futility_ok() {
-            let f = self.eval(us) + FUTILITY_MARGIN;
-            (f <= alpha).then_some(f)
-        } else {
-            None
-        };
+        let futility =
+            if self.use_fut && depth == 1 && !pv_node && !in_check && alpha.abs() < MATE_BOUND && self.pos.futility_ok() {
+                let f = self.eval(us) + FUTILITY_MARGIN;
+                (f <= alpha).then_some(f)
+            } else {
+                None
+            };
         let lmp = if self.use_lmp && !pv_node && !in_check && !merged && depth <= 3 && alpha.abs() < MATE_BOUND {
             LMP_LIMIT[depth as usize]
         } else {
@@ -1036,10 +998,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// The outcome at a position that repeats one on the path.
     fn repeated_outcome(&self) -> Option<Outcome> {
-        self.pos
-            .outcome()
-            .or_else(|| self.pos.history_outcome(&self.keys))
-            .or_else(|| self.pos.repetition_outcome())
+        self.pos.outcome().or_else(|| self.pos.history_outcome(&self.keys)).or_else(|| self.pos.repetition_outcome())
     }
 
     /// Max^n with shallow pruning: every seat maximises its own share; the
@@ -1091,11 +1050,8 @@ impl<'a, G: Game> Worker<'a, G> {
             let u = self.pos.make(m.a);
             self.prev[ply + 1] = Some(m.a);
             self.tick();
-            let child_limit = if self.pos.to_move() != mover && best[mover] >= 0 {
-                MAXN_TOTAL - best[mover]
-            } else {
-                MAXN_TOTAL + 1
-            };
+            let child_limit =
+                if self.pos.to_move() != mover && best[mover] >= 0 { MAXN_TOTAL - best[mover] } else { MAXN_TOTAL + 1 };
             let v = self.maxn(depth - 1, ply + 1, child_limit, if quiesce { qd + 1 } else { 0 });
             self.pos.unmake(m.a, u);
             if self.stopped {
@@ -1151,11 +1107,8 @@ impl<'a, G: Game> Worker<'a, G> {
             let u = self.pos.make(a);
             self.prev[1] = Some(a);
             self.tick();
-            let limit = if !full && self.pos.to_move() != mover && best_share >= 0 {
-                MAXN_TOTAL - best_share
-            } else {
-                MAXN_TOTAL + 1
-            };
+            let limit =
+                if !full && self.pos.to_move() != mover && best_share >= 0 { MAXN_TOTAL - best_share } else { MAXN_TOTAL + 1 };
             let v = self.maxn(depth - 1, 1, limit, 0);
             self.pos.unmake(a, u);
             if self.stopped {
@@ -1204,17 +1157,9 @@ impl<'a, G: Game> Worker<'a, G> {
             let s = self.root_moves[line].score;
             delta *= 2;
             if s <= alpha {
-                alpha = if delta > 600 {
-                    -INF
-                } else {
-                    (s - delta).max(-INF)
-                };
+                alpha = if delta > 600 { -INF } else { (s - delta).max(-INF) };
             } else if s >= beta {
-                beta = if delta > 600 {
-                    INF
-                } else {
-                    (s + delta).min(INF)
-                };
+                beta = if delta > 600 { INF } else { (s + delta).min(INF) };
             } else {
                 return true;
             }

@@ -27,36 +27,20 @@ impl TimeControl {
             // the overhead, but at most a twentieth of the time (25 ms of
             // 0.5 s; the whole 100 ms from 2 s up).
             let t = mt.saturating_sub(overhead.min(mt / 20)).max(MIN);
-            return TimeControl {
-                start,
-                soft: None,
-                hard: Some(t),
-            };
+            return TimeControl { start, soft: None, hard: Some(t) };
         }
         if let Some(c) = limits.clock {
             if limits.infinite {
-                return TimeControl {
-                    start,
-                    soft: None,
-                    hard: None,
-                };
+                return TimeControl { start, soft: None, hard: None };
             }
             let time = Duration::from_millis(c.time_ms);
             let inc = Duration::from_millis(c.inc_ms);
             let mtg = c.movestogo.unwrap_or(turns_to_go).max(1);
             let budget = (time / mtg + inc * 3 / 4).saturating_sub(overhead).max(MIN);
             let hard = (time / 4 + inc).min(time.saturating_sub(overhead)).max(MIN);
-            return TimeControl {
-                start,
-                soft: Some(budget.min(hard)),
-                hard: Some(hard),
-            };
+            return TimeControl { start, soft: Some(budget.min(hard)), hard: Some(hard) };
         }
-        TimeControl {
-            start,
-            soft: None,
-            hard: None,
-        }
+        TimeControl { start, soft: None, hard: None }
     }
 
     #[inline]
@@ -123,11 +107,7 @@ mod tests {
     fn budgets() {
         let now = Instant::now();
         let l = Limits {
-            clock: Some(Clock {
-                time_ms: 30_000,
-                inc_ms: 400,
-                movestogo: None,
-            }),
+            clock: Some(Clock { time_ms: 30_000, inc_ms: 400, movestogo: None }),
             move_overhead: Duration::from_millis(10),
             ..Limits::default()
         };
@@ -140,25 +120,15 @@ mod tests {
         assert_eq!(short.soft, Some(Duration::from_millis(2000 + 300 - 10)));
         assert_eq!(short.hard, tc.hard);
         let l = Limits {
-            clock: Some(Clock {
-                time_ms: 5,
-                inc_ms: 0,
-                movestogo: Some(1),
-            }),
+            clock: Some(Clock { time_ms: 5, inc_ms: 0, movestogo: Some(1) }),
             move_overhead: Duration::from_millis(10),
             ..Limits::default()
         };
         let tc = TimeControl::new(&l, now, 30);
         assert_eq!(tc.hard, Some(MIN));
         assert_eq!(tc.soft, Some(MIN));
-        let l = Limits {
-            movetime: Some(Duration::from_millis(100)),
-            ..Limits::default()
-        };
-        assert_eq!(
-            TimeControl::new(&l, now, 30).hard,
-            Some(Duration::from_millis(100))
-        );
+        let l = Limits { movetime: Some(Duration::from_millis(100)), ..Limits::default() };
+        assert_eq!(TimeControl::new(&l, now, 30).hard, Some(Duration::from_millis(100)));
     }
 
     #[test]

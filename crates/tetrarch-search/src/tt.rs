@@ -237,13 +237,7 @@ mod tests {
         let tt = Tt::new(1);
         // A win found 5 plies below a node at ply 3 (mate at ply 8 from the root).
         let root_score = MATE - 8;
-        tt.store(
-            0xDEAD_BEEF,
-            score_to_tt(root_score, 3),
-            Some(7),
-            12,
-            BOUND_EXACT,
-        );
+        tt.store(0xDEAD_BEEF, score_to_tt(root_score, 3), Some(7), 12, BOUND_EXACT);
         let hit = tt.probe(0xDEAD_BEEF).unwrap();
         assert_eq!(hit.idx, Some(7));
         assert_eq!(hit.depth, 12);
@@ -277,13 +271,7 @@ mod tests {
         assert_eq!((hit.score, hit.idx), (30, Some(3)));
         assert!(tt.hashfull() <= 1000);
         for k in 0..200_000u64 {
-            tt.store(
-                tetrarch_core::zobrist::splitmix64(k),
-                1,
-                None,
-                1,
-                BOUND_EXACT,
-            );
+            tt.store(tetrarch_core::zobrist::splitmix64(k), 1, None, 1, BOUND_EXACT);
         }
         assert!(tt.hashfull() > 900, "{}", tt.hashfull());
         tt.new_search();
@@ -294,13 +282,7 @@ mod tests {
         // Many keys into one bucket: the table never loses the newest.
         let small = Tt::new(0);
         for k in 1..100u64 {
-            small.store(
-                k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                k as i32,
-                None,
-                (k % 7) as i32,
-                BOUND_EXACT,
-            );
+            small.store(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), k as i32, None, (k % 7) as i32, BOUND_EXACT);
             assert!(small.probe(k.wrapping_mul(0x9E37_79B9_7F4A_7C15)).is_some());
         }
     }

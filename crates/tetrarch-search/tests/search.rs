@@ -14,25 +14,17 @@ fn run(g: &Toy, limits: &Limits, config: &Config) -> (SearchResult<u8>, Vec<Info
     let mut s = Searcher::<Toy>::new(4);
     let stop = AtomicBool::new(false);
     let mut infos = Vec::new();
-    let r = s.search(g, &[], limits, config, &stop, &mut |i| {
-        infos.push(i.clone())
-    });
+    let r = s.search(g, &[], limits, config, &stop, &mut |i| infos.push(i.clone()));
     (r, infos)
 }
 
 fn depth(d: u32) -> Limits {
-    Limits {
-        depth: Some(d),
-        ..Limits::default()
-    }
+    Limits { depth: Some(d), ..Limits::default() }
 }
 
 fn assert_legal_turn(g: &Toy, turn: &[u8]) {
     let turns = legal_turns(g);
-    assert!(
-        turns.iter().any(|(_, acts)| acts.as_slice() == turn),
-        "{turn:?} is not a legal turn of {g:?}; legal: {turns:?}"
-    );
+    assert!(turns.iter().any(|(_, acts)| acts.as_slice() == turn), "{turn:?} is not a legal turn of {g:?}; legal: {turns:?}");
 }
 
 fn game(f: impl FnOnce(&mut Cfg)) -> Toy {
@@ -47,11 +39,7 @@ fn finds_the_winning_move_two_seats() {
         let g = game(|c| c.stones = stones);
         let (r, infos) = run(&g, &depth(16), &Config::default());
         assert_eq!(r.best, vec![(stones % 4) as u8], "stones {stones}");
-        assert!(
-            matches!(r.score, Score::Mate(n) if n > 0),
-            "stones {stones}: {:?}",
-            r.score
-        );
+        assert!(matches!(r.score, Score::Mate(n) if n > 0), "stones {stones}: {:?}", r.score);
         assert_eq!(r.depth, 16);
         assert!(!infos.is_empty());
         assert_legal_turn(&g, &r.best);
@@ -60,11 +48,7 @@ fn finds_the_winning_move_two_seats() {
 
 #[test]
 fn mate_distances_count_own_turns() {
-    let score = |stones| {
-        run(&game(|c| c.stones = stones), &depth(12), &Config::default())
-            .0
-            .score
-    };
+    let score = |stones| run(&game(|c| c.stones = stones), &depth(12), &Config::default()).0.score;
     assert_eq!(score(3), Score::Mate(1));
     assert_eq!(score(5), Score::Mate(2));
     assert_eq!(score(9), Score::Mate(3));
@@ -127,17 +111,9 @@ fn two_actions_per_turn() {
         assert_eq!(taken, stones % 7, "stones {stones}: {:?}", r.best);
         assert!(matches!(r.score, Score::Mate(n) if n > 0), "{:?}", r.score);
     }
-    assert_eq!(
-        run(&two(6), &depth(12), &Config::default()).0.score,
-        Score::Mate(1)
-    );
-    assert_eq!(
-        run(&two(12), &depth(12), &Config::default()).0.score,
-        Score::Mate(2)
-    );
-    assert!(
-        matches!(run(&two(14), &depth(12), &Config::default()).0.score, Score::Mate(n) if n < 0)
-    );
+    assert_eq!(run(&two(6), &depth(12), &Config::default()).0.score, Score::Mate(1));
+    assert_eq!(run(&two(12), &depth(12), &Config::default()).0.score, Score::Mate(2));
+    assert!(matches!(run(&two(14), &depth(12), &Config::default()).0.score, Score::Mate(n) if n < 0));
 }
 
 #[test]
@@ -181,14 +157,7 @@ fn best_is_always_a_complete_legal_turn() {
         // Stopped before the first iteration completes.
         let mut s = Searcher::<Toy>::new(1);
         let stop = AtomicBool::new(true);
-        let r = s.search(
-            g,
-            &[],
-            &Limits::default(),
-            &Config::default(),
-            &stop,
-            &mut |_| {},
-        );
+        let r = s.search(g, &[], &Limits::default(), &Config::default(), &stop, &mut |_| {});
         assert_legal_turn(g, &r.best);
         assert_eq!(r.depth, 0);
     }
@@ -237,30 +206,14 @@ fn single_thread_is_deterministic() {
 #[test]
 fn threads_return_legal_turns() {
     let g = big();
-    let (r, _) = run(
-        &g,
-        &depth(6),
-        &Config {
-            threads: 3,
-            multipv: 1,
-            ..Config::default()
-        },
-    );
+    let (r, _) = run(&g, &depth(6), &Config { threads: 3, multipv: 1, ..Config::default() });
     assert_legal_turn(&g, &r.best);
     assert_eq!(r.depth, 6);
     let (one, _) = run(&g, &depth(6), &Config::default());
     assert!(r.nodes >= one.nodes / 2);
     // Perfect play is still found with helpers.
     let g = game(|c| c.stones = 11);
-    let (r, _) = run(
-        &g,
-        &depth(16),
-        &Config {
-            threads: 2,
-            multipv: 1,
-            ..Config::default()
-        },
-    );
+    let (r, _) = run(&g, &depth(16), &Config { threads: 2, multipv: 1, ..Config::default() });
     assert_eq!(r.best, vec![3]);
 }
 
@@ -270,15 +223,8 @@ fn stop_ends_an_infinite_search_quickly() {
         let g = big();
         let stop = AtomicBool::new(false);
         let mut s = Searcher::<Toy>::new(4);
-        let limits = Limits {
-            infinite: true,
-            ..Limits::default()
-        };
-        let config = Config {
-            threads,
-            multipv: 1,
-            ..Config::default()
-        };
+        let limits = Limits { infinite: true, ..Limits::default() };
+        let config = Config { threads, multipv: 1, ..Config::default() };
         let (r, stopped_at) = std::thread::scope(|sc| {
             let h = sc.spawn(|| {
                 std::thread::sleep(Duration::from_millis(60));
@@ -290,10 +236,7 @@ fn stop_ends_an_infinite_search_quickly() {
             (r, h.join().unwrap())
         });
         let late = stopped_at.elapsed();
-        assert!(
-            late < Duration::from_millis(100),
-            "returned {late:?} after stop"
-        );
+        assert!(late < Duration::from_millis(100), "returned {late:?} after stop");
         assert_legal_turn(&g, &r.best);
     }
 }
@@ -303,10 +246,7 @@ fn infinite_waits_for_stop_even_when_the_tree_is_exhausted() {
     let g = game(|c| c.stones = 5);
     let stop = AtomicBool::new(false);
     let mut s = Searcher::<Toy>::new(1);
-    let limits = Limits {
-        infinite: true,
-        ..Limits::default()
-    };
+    let limits = Limits { infinite: true, ..Limits::default() };
     let start = Instant::now();
     let r = std::thread::scope(|sc| {
         sc.spawn(|| {
@@ -322,54 +262,22 @@ fn infinite_waits_for_stop_even_when_the_tree_is_exhausted() {
 #[test]
 fn node_and_time_limits() {
     let g = big();
-    let (r, _) = run(
-        &g,
-        &Limits {
-            nodes: Some(20_000),
-            ..Limits::default()
-        },
-        &Config::default(),
-    );
+    let (r, _) = run(&g, &Limits { nodes: Some(20_000), ..Limits::default() }, &Config::default());
     assert!(r.nodes <= 20_000 + 2048, "{} nodes", r.nodes);
     assert!(r.nodes >= 10_000, "{} nodes", r.nodes);
     assert_legal_turn(&g, &r.best);
 
     let start = Instant::now();
-    let (r, _) = run(
-        &g,
-        &Limits {
-            movetime: Some(Duration::from_millis(80)),
-            ..Limits::default()
-        },
-        &Config::default(),
-    );
+    let (r, _) = run(&g, &Limits { movetime: Some(Duration::from_millis(80)), ..Limits::default() }, &Config::default());
     let t = start.elapsed();
-    assert!(
-        t >= Duration::from_millis(70) && t < Duration::from_millis(400),
-        "{t:?}"
-    );
+    assert!(t >= Duration::from_millis(70) && t < Duration::from_millis(400), "{t:?}");
     assert_legal_turn(&g, &r.best);
 
-    let clock = tetrarch_search::Clock {
-        time_ms: 3000,
-        inc_ms: 0,
-        movestogo: None,
-    };
+    let clock = tetrarch_search::Clock { time_ms: 3000, inc_ms: 0, movestogo: None };
     let start = Instant::now();
-    let (r, _) = run(
-        &g,
-        &Limits {
-            clock: Some(clock),
-            ..Limits::default()
-        },
-        &Config::default(),
-    );
+    let (r, _) = run(&g, &Limits { clock: Some(clock), ..Limits::default() }, &Config::default());
     // Budget 100 ms, hard limit 750 ms.
-    assert!(
-        start.elapsed() < Duration::from_millis(800),
-        "{:?}",
-        start.elapsed()
-    );
+    assert!(start.elapsed() < Duration::from_millis(800), "{:?}", start.elapsed());
     assert_legal_turn(&g, &r.best);
 }
 
@@ -379,21 +287,10 @@ fn multipv_lines_have_distinct_first_actions() {
         c.stones = 30;
         c.max_take = 5;
     });
-    let (r, infos) = run(
-        &g,
-        &depth(8),
-        &Config {
-            multipv: 3,
-            threads: 1,
-            ..Config::default()
-        },
-    );
+    let (r, infos) = run(&g, &depth(8), &Config { multipv: 3, threads: 1, ..Config::default() });
     let last: Vec<&Info<u8>> = infos.iter().filter(|i| i.depth == 8).collect();
     assert_eq!(last.len(), 3);
-    assert_eq!(
-        last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
-        vec![1, 2, 3]
-    );
+    assert_eq!(last.iter().map(|i| i.multipv).collect::<Vec<_>>(), vec![1, 2, 3]);
     let mut firsts: Vec<u8> = last.iter().map(|i| i.pv[0]).collect();
     assert_eq!(firsts[0], r.best[0]);
     // 30 = 6 * 5: the winning take is 30 % 6 = 0... so every line loses; still distinct.
@@ -402,30 +299,14 @@ fn multipv_lines_have_distinct_first_actions() {
     assert_eq!(firsts.len(), 3);
     // More lines than actions: capped.
     let g = game(|c| c.stones = 2);
-    let (_, infos) = run(
-        &g,
-        &depth(3),
-        &Config {
-            multipv: 5,
-            threads: 1,
-            ..Config::default()
-        },
-    );
+    let (_, infos) = run(&g, &depth(3), &Config { multipv: 5, threads: 1, ..Config::default() });
     assert!(infos.iter().all(|i| i.multipv <= 2));
 }
 
 #[test]
 fn multipv_best_line_is_the_winning_one() {
     let g = game(|c| c.stones = 10);
-    let (r, infos) = run(
-        &g,
-        &depth(14),
-        &Config {
-            multipv: 3,
-            threads: 1,
-            ..Config::default()
-        },
-    );
+    let (r, infos) = run(&g, &depth(14), &Config { multipv: 3, threads: 1, ..Config::default() });
     assert_eq!(r.best, vec![2]);
     let last: Vec<&Info<u8>> = infos.iter().filter(|i| i.depth == 14).collect();
     assert!(matches!(last[0].score, Score::Mate(n) if n > 0));
@@ -466,14 +347,7 @@ fn history_keys_and_history_outcome() {
     let mut s = Searcher::<Toy>::new(1);
     let stop = AtomicBool::new(false);
     // With the position after a pass in the history, passing wins at once.
-    let r = s.search(
-        &g,
-        &[after_pass.key()],
-        &depth(8),
-        &Config::default(),
-        &stop,
-        &mut |_| {},
-    );
+    let r = s.search(&g, &[after_pass.key()], &depth(8), &Config::default(), &stop, &mut |_| {});
     assert_eq!((r.best, r.score), (vec![0], Score::Mate(1)));
     // Without it, passing lets the opponent pass back into our repetition.
     s.clear();

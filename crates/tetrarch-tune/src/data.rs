@@ -161,7 +161,11 @@ pub fn read(path: &Path) -> Result<DataFile, DataError> {
             return Err(DataError::Bad { path: path.to_path_buf(), line: line_no, why: "line too long".into() });
         }
         let text = String::from_utf8_lossy(&buf);
-        let parsed = if complete { serde_json::from_str::<Line>(text.trim_end()).map_err(|e| e.to_string()) } else { Err("cut short".into()) };
+        let parsed = if complete {
+            serde_json::from_str::<Line>(text.trim_end()).map_err(|e| e.to_string())
+        } else {
+            Err("cut short".into())
+        };
         match parsed {
             Ok(Line::Header(h)) if header.is_none() => {
                 if h.format != FORMAT {
@@ -246,15 +250,7 @@ mod tests {
     use super::*;
 
     fn header() -> Header {
-        Header {
-            format: FORMAT.into(),
-            variant: "teamchess".into(),
-            nodes: 100,
-            seed: 1,
-            random_plies: 2,
-            games: 2,
-            shard: None,
-        }
+        Header { format: FORMAT.into(), variant: "teamchess".into(), nodes: 100, seed: 1, random_plies: 2, games: 2, shard: None }
     }
 
     fn sample(game: u64) -> Sample {

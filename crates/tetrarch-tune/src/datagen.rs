@@ -100,7 +100,7 @@ struct Played {
 
 /// The game numbers this run plays, in order.
 fn game_numbers(args: &DatagenArgs) -> Vec<u64> {
-    (0..args.games).filter(|g| args.shard.map_or(true, |s| s.owns(*g))).collect()
+    (0..args.games).filter(|g| args.shard.is_none_or(|s| s.owns(*g))).collect()
 }
 
 /// The turn cap: the flag, else the game's default, else 600 turns.
@@ -201,10 +201,8 @@ fn play_game<G: GameInfo>(
         Some(o) => o.to_string(),
         None => "draw turncap".to_string(),
     };
-    let samples: Vec<Sample> = kept
-        .into_iter()
-        .map(|(p, seat, score)| Sample { game: index, pos: p, seat, score, result: points.clone() })
-        .collect();
+    let samples: Vec<Sample> =
+        kept.into_iter().map(|(p, seat, score)| Sample { game: index, pos: p, seat, score, result: points.clone() }).collect();
     Played { index, end: GameEnd { game: index, end, turns, positions: samples.len() as u32 }, samples }
 }
 

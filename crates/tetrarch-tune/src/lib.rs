@@ -178,7 +178,8 @@ impl GameVisitor for TuneVisit<'_> {
             last = Instant::now();
         });
         say(&format!("kept the weights of epoch {} (lowest held-out loss, {:.6})", best.1, best.0));
-        let mut text = format!("# {}\n# K = {k:.6}; the weights of epoch {} (held-out loss {:.6})\n", args.command, best.1, best.0);
+        let mut text =
+            format!("# {}\n# K = {k:.6}; the weights of epoch {} (held-out loss {:.6})\n", args.command, best.1, best.0);
         let body = fitted.to_text();
         // The header line first, then the comments, then the rest.
         let (first, rest) = body.split_once('\n').unwrap_or((&body, ""));

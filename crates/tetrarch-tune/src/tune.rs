@@ -300,7 +300,8 @@ pub fn fit(data: &Dataset, start: &Weights, args: &FitArgs, report: &mut dyn FnM
     let mut out = start.clone();
     for (i, x) in w.iter().enumerate() {
         if tunable[i] {
-            out.values[i] = x.round().clamp(-(tetrarch_core::eval::MAX_WEIGHT as f64), tetrarch_core::eval::MAX_WEIGHT as f64) as i32;
+            out.values[i] =
+                x.round().clamp(-(tetrarch_core::eval::MAX_WEIGHT as f64), tetrarch_core::eval::MAX_WEIGHT as f64) as i32;
         }
     }
     (k, out)

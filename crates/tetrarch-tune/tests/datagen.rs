@@ -59,7 +59,13 @@ fn check_labels<G: Game>(d: &DataFile) {
             }
         } else {
             for seat in 0..n {
-                let want = if winners.is_empty() { 0.5 } else if winners.contains(&seat) { 1.0 } else { 0.0 };
+                let want = if winners.is_empty() {
+                    0.5
+                } else if winners.contains(&seat) {
+                    1.0
+                } else {
+                    0.0
+                };
                 assert_eq!(s.result[seat], want, "{end}: seat {seat}");
             }
         }
@@ -151,7 +157,10 @@ fn tune_writes_a_weights_file_that_loads() {
     tetrarch_tune::tune_main(&targs, &mut |l| lines.push(l.to_string())).unwrap();
     assert!(lines.iter().any(|l| l.starts_with("K = ")), "{lines:?}");
     for e in 1..=2 {
-        assert!(lines.iter().any(|l| l.starts_with(&format!("epoch {e}: train loss ")) && l.contains("held-out loss")), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&format!("epoch {e}: train loss ")) && l.contains("held-out loss")),
+            "{lines:?}"
+        );
     }
     let text = std::fs::read_to_string(&out).unwrap();
     let table = QueensKings::default_weights("queenskings9-duel").table;

@@ -69,8 +69,27 @@ impl GoSearch {
 }
 
 const KEYWORDS: &[&str] = &[
-    "depth", "nodes", "movetime", "infinite", "ponder", "wtime", "btime", "winc", "binc", "p1time", "p2time", "p3time",
-    "p4time", "p1inc", "p2inc", "p3inc", "p4inc", "movestogo", "searchmoves", "perft", "setup",
+    "depth",
+    "nodes",
+    "movetime",
+    "infinite",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "p1time",
+    "p2time",
+    "p3time",
+    "p4time",
+    "p1inc",
+    "p2inc",
+    "p3inc",
+    "p4inc",
+    "movestogo",
+    "searchmoves",
+    "perft",
+    "setup",
 ];
 
 fn value<'a>(args: &[&'a str], i: usize, key: &str) -> Result<&'a str, String> {

@@ -29,9 +29,9 @@ pub mod job;
 pub mod options;
 pub mod out;
 pub mod session;
-pub mod tools;
 #[cfg(test)]
 mod tests;
+pub mod tools;
 #[cfg(test)]
 mod toy;
 
@@ -42,9 +42,9 @@ pub use tetrarch_core::registry::{GameInfo, GameVisitor};
 
 pub use job::Job;
 pub use options::Settings;
-pub use out::{Captured, Out};
 use options::{check_value, option_line, parse_setoption, spec_line, Generic};
 use out::quote;
+pub use out::{Captured, Out};
 use session::{Session, SessionOps};
 
 /// The engine's name and version for `id name`.
@@ -184,8 +184,8 @@ impl Engine {
         // A line that would be rejected changes nothing, so it is checked
         // before a running job is stopped (state-changing commands stop it).
         let r = match cmd {
-            "uci" | "ugi" | "isready" | "quit" | "stop" | "ponderhit" | "ucinewgame" | "uginewgame" | "d" | "moves"
-            | "eval" | "record"
+            "uci" | "ugi" | "isready" | "quit" | "stop" | "ponderhit" | "ucinewgame" | "uginewgame" | "d" | "moves" | "eval"
+            | "record"
                 if !args.is_empty() =>
             {
                 Err(format!("{cmd}: unexpected {}", quote(args[0])))
@@ -220,9 +220,12 @@ impl Engine {
                 }
                 Ok(())
             }
-            "setoption" => self.setoption(args, false).map(|()| {
-                self.stop_job();
-            }).and_then(|()| self.setoption(args, true)),
+            "setoption" => self
+                .setoption(args, false)
+                .map(|()| {
+                    self.stop_job();
+                })
+                .and_then(|()| self.setoption(args, true)),
             "ucinewgame" | "uginewgame" => {
                 self.stop_job();
                 self.session.new_game();
@@ -335,14 +338,9 @@ impl Engine {
         }
         let ffa = self.session.free_for_all();
         let setup = self.session.has_setup();
-        if let Some(g) = Generic::ALL
-            .into_iter()
-            .find(|g| {
-                g.name().eq_ignore_ascii_case(&name)
-                    && (*g != Generic::Strategy || ffa)
-                    && (*g != Generic::SetupSeed || setup)
-            })
-        {
+        if let Some(g) = Generic::ALL.into_iter().find(|g| {
+            g.name().eq_ignore_ascii_case(&name) && (*g != Generic::Strategy || ffa) && (*g != Generic::SetupSeed || setup)
+        }) {
             let Some(kind) = g.kind(self.variant()) else {
                 // The button: Clear Hash.
                 if apply {
@@ -378,9 +376,7 @@ impl Engine {
                     self.settings.setup_seed = n() as u64;
                     self.session.restart_setups();
                 }
-                Generic::Strategy => {
-                    self.settings.strategy = options::STRATEGIES.iter().find(|s| **s == v).copied()
-                }
+                Generic::Strategy => self.settings.strategy = options::STRATEGIES.iter().find(|s| **s == v).copied(),
                 Generic::TurnCap => self.settings.turn_cap = n() as u32,
                 Generic::ClearHash => {}
             }

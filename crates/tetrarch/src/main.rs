@@ -1,5 +1,7 @@
 //! The `tetrarch` binary: the protocol loop (no sub-command), `perft`,
 //! `bench`, `record` and `match`. It parses its arguments and hands over to the library.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::io::BufRead;
 use std::process::ExitCode;

@@ -266,6 +266,15 @@ pub fn check_value(name: &str, kind: &OptionKind, value: Option<&str>) -> Result
     }
 }
 
+/// Memory the system can still give, in MiB (`MemAvailable` of
+/// `/proc/meminfo`), where the system says.
+pub fn available_mib() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -316,13 +325,4 @@ mod tests {
             assert_eq!(all, listed, "{v} offers every strategy");
         }
     }
-}
-
-/// Memory the system can still give, in MiB (`MemAvailable` of
-/// `/proc/meminfo`), where the system says.
-pub fn available_mib() -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
 }

@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use tetrarch_core::eval::Weights;
 use tetrarch_core::game::{turn_done, Game, OptionSpec, Outcome, PositionError};
 use tetrarch_core::turns::{
-    count_turns_up_to, divide_until, perft_until, legal_turns, legal_turns_up_to, line_to_turns, parse_turn, play_turn, turn_string,
-    DivideError, TURN_LIST_LIMIT,
+    count_turns_up_to, divide_until, legal_turns, legal_turns_up_to, line_to_turns, parse_turn, perft_until, play_turn,
+    turn_string, DivideError, TURN_LIST_LIMIT,
 };
 use tetrarch_search::{Clock, Config, Info, Limits, Score, SearchResult, Searcher, Strategy};
 
@@ -346,7 +346,10 @@ impl<G: Game> Session<G> {
             None => (args, &[][..]),
         };
         let k = self.turns.len();
-        if self.head.as_ref().is_some_and(|h| h.iter().eq(head.iter())) && moves.len() >= k && moves[..k].iter().eq(self.turns.iter()) {
+        if self.head.as_ref().is_some_and(|h| h.iter().eq(head.iter()))
+            && moves.len() >= k
+            && moves[..k].iter().eq(self.turns.iter())
+        {
             let mut turns = self.turns.clone();
             let (pos, history) = self.play_turns(self.pos.clone(), self.history.clone(), &moves[k..], k, &mut turns)?;
             return Ok((self.start.clone(), pos, history, turns));
@@ -375,9 +378,7 @@ impl<G: Game> Session<G> {
                 }
                 G::from_setup(rest, &self.opts).map_err(|e| format!("position: invalid set-up: {e}"))?
             }
-            Some((w, _)) => {
-                return Err(format!("position: expected `startpos`, `fen` or `setup`, not {}", quote(w)))
-            }
+            Some((w, _)) => return Err(format!("position: expected `startpos`, `fen` or `setup`, not {}", quote(w))),
         };
         let start = pos.clone();
         let mut turns = Vec::with_capacity(moves.len());
@@ -449,8 +450,7 @@ impl<G: Game> Session<G> {
     fn root_turns(&self, searchmoves: &[String]) -> Result<Vec<Vec<usize>>, String> {
         let mut turns = Vec::new();
         for (i, tok) in searchmoves.iter().enumerate() {
-            let acts = parse_turn(&self.pos, tok)
-                .map_err(|e| format!("go: searchmoves turn {} {}: {e}", i + 1, quote(tok)))?;
+            let acts = parse_turn(&self.pos, tok).map_err(|e| format!("go: searchmoves turn {} {}: {e}", i + 1, quote(tok)))?;
             let mut pos = self.pos.clone();
             let mut path = Vec::with_capacity(acts.len());
             for &a in &acts {
@@ -473,7 +473,8 @@ impl<G: Game> Session<G> {
         let config = Config {
             multipv: settings.multipv,
             threads: settings.threads,
-            strategy: Strategy::from_name(settings.strategy.unwrap_or(crate::options::default_strategy(self.variant()))).unwrap_or_default(),
+            strategy: Strategy::from_name(settings.strategy.unwrap_or(crate::options::default_strategy(self.variant())))
+                .unwrap_or_default(),
             weights: self.weights.clone(),
         };
         let flags = Arc::new(Flags::default());
@@ -565,9 +566,7 @@ impl<G: Game> SearchJob<G> {
     fn search(&self, limits: &Limits, stop: &AtomicBool) -> Option<SearchResult<G::Action>> {
         let mut s = lock(&self.searcher);
         let mut report = |info: &Info<G::Action>| self.out.line(info_line(&self.root, &self.opts, info));
-        let r = catch_unwind(AssertUnwindSafe(|| {
-            s.search(&self.root, &self.history, limits, &self.config, stop, &mut report)
-        }));
+        let r = catch_unwind(AssertUnwindSafe(|| s.search(&self.root, &self.history, limits, &self.config, stop, &mut report)));
         match r {
             Ok(r) => Some(r),
             Err(p) => {

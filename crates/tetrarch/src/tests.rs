@@ -272,7 +272,12 @@ fn uginewgame_is_ucinewgame() {
 fn turn_cap_draws_after_that_many_turns() {
     let (mut e, cap) = engine("toy");
     let s0 = e.settings().clone();
-    for bad in ["setoption name TurnCap value -1", "setoption name TurnCap value 1000001", "setoption name TurnCap value x", "setoption name TurnCap"] {
+    for bad in [
+        "setoption name TurnCap value -1",
+        "setoption name TurnCap value 1000001",
+        "setoption name TurnCap value x",
+        "setoption name TurnCap",
+    ] {
         assert!(is_error(&one(&mut e, &cap, bad)), "{bad}");
     }
     assert_eq!(e.settings(), &s0);
@@ -314,10 +319,7 @@ fn turn_cap_option_is_listed_in_every_variant() {
     for v in crate::variants() {
         let (mut e, cap) = engine(v);
         let lines = run(&mut e, &cap, "uci");
-        assert!(
-            lines.contains(&"option name TurnCap type spin default 0 min 0 max 1000000".to_string()),
-            "{v}: {lines:?}"
-        );
+        assert!(lines.contains(&"option name TurnCap type spin default 0 min 0 max 1000000".to_string()), "{v}: {lines:?}");
     }
 }
 
@@ -353,7 +355,8 @@ fn too_many_turns_to_list() {
     run(&mut e, &cap, &format!("position fen {tall}"));
     let v = run(&mut e, &cap, "go perft 1");
     let opts = <tetrarch_core::games::quadranj::Quadranj as tetrarch_core::game::Game>::default_options("quadranj");
-    let mut p = <tetrarch_core::games::quadranj::Quadranj as tetrarch_core::game::Game>::from_position_string(tall, &opts).unwrap();
+    let mut p =
+        <tetrarch_core::games::quadranj::Quadranj as tetrarch_core::game::Game>::from_position_string(tall, &opts).unwrap();
     let n = tetrarch_core::turns::perft(&mut p, 1);
     assert!(n > 1_000_000);
     assert_eq!(v.len(), 3, "{v:?}");
@@ -617,11 +620,64 @@ fn run_script_is_deterministic() {
 }
 
 const WORDS: &[&str] = &[
-    "uci", "isready", "position", "startpos", "fen", "moves", "go", "depth", "1", "2", "3", "0", "-1", "x", "stop",
-    "ponderhit", "setoption", "name", "value", "Hash", "Threads", "UCI_Variant", "toy", "fourchess", "Toy_MaxTake",
-    "d", "query", "result", "turn", "gameover", "eval", "perft", "actions", "infinite", "ponder", "wtime", "p3time",
-    "movetime", "nodes", "searchmoves", "ucinewgame", "setup", "seat", "e2e3", "d2d3", "0000", "é", "\u{0}", "setoption name Hash value 2",
-    "ugi", "uginewgame", "p1turn", "reason", "TurnCap", "Ponder", "true", "p1time", "p2time",
+    "uci",
+    "isready",
+    "position",
+    "startpos",
+    "fen",
+    "moves",
+    "go",
+    "depth",
+    "1",
+    "2",
+    "3",
+    "0",
+    "-1",
+    "x",
+    "stop",
+    "ponderhit",
+    "setoption",
+    "name",
+    "value",
+    "Hash",
+    "Threads",
+    "UCI_Variant",
+    "toy",
+    "fourchess",
+    "Toy_MaxTake",
+    "d",
+    "query",
+    "result",
+    "turn",
+    "gameover",
+    "eval",
+    "perft",
+    "actions",
+    "infinite",
+    "ponder",
+    "wtime",
+    "p3time",
+    "movetime",
+    "nodes",
+    "searchmoves",
+    "ucinewgame",
+    "setup",
+    "seat",
+    "e2e3",
+    "d2d3",
+    "0000",
+    "é",
+    "\u{0}",
+    "setoption name Hash value 2",
+    "ugi",
+    "uginewgame",
+    "p1turn",
+    "reason",
+    "TurnCap",
+    "Ponder",
+    "true",
+    "p1time",
+    "p2time",
 ];
 
 proptest! {

@@ -88,7 +88,15 @@ fn match_table(o: &Output) -> Vec<String> {
 /// queenskings9-duel.
 fn depth_match(games: u32, depth: u32, extra: &[&str]) -> Vec<String> {
     let mut v = strings(&[
-        "match", "--variant", "queenskings9-duel", "--games", &games.to_string(), "--seed", "21", "--random-plies", "2",
+        "match",
+        "--variant",
+        "queenskings9-duel",
+        "--games",
+        &games.to_string(),
+        "--seed",
+        "21",
+        "--random-plies",
+        "2",
     ]);
     v.extend(strings(&["--engine", &format!("cmd={TETRARCH}"), "name=T1", "--engine", &format!("cmd={TETRARCH}"), "name=T2"]));
     v.extend(strings(&["--each", &format!("depth={depth}"), "option.Hash=8"]));

@@ -50,8 +50,7 @@ fn http(method: &str, host_port: &str, path: &str, body: &str, content_type: &st
     }
     let status = head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
     let lower = head.to_ascii_lowercase();
-    let len =
-        lower.lines().find_map(|l| l.strip_prefix("content-length:")).and_then(|v| v.trim().parse::<usize>().ok());
+    let len = lower.lines().find_map(|l| l.strip_prefix("content-length:")).and_then(|v| v.trim().parse::<usize>().ok());
     let mut buf = Vec::new();
     match len {
         Some(n) => {
@@ -159,8 +158,7 @@ struct Driver {
 
 impl Driver {
     fn call(&self, method: &str, path: &str, body: &str) -> String {
-        let (status, text) =
-            http(method, &self.addr, &format!("/session/{}{path}", self.session), body, "application/json");
+        let (status, text) = http(method, &self.addr, &format!("/session/{}{path}", self.session), body, "application/json");
         assert_eq!(status, 200, "WebDriver {method} {path}: {text}");
         text
     }
@@ -170,8 +168,7 @@ impl Driver {
     }
     fn find(&self, css: &str) -> Option<String> {
         let body = format!("{{\"using\":\"css selector\",\"value\":{}}}", json_lit(css));
-        let (status, text) =
-            http("POST", &self.addr, &format!("/session/{}/element", self.session), &body, "application/json");
+        let (status, text) = http("POST", &self.addr, &format!("/session/{}/element", self.session), &body, "application/json");
         (status == 200).then(|| json_string(&text, "element-6066-11e4-a52e-4f735466cecf")).flatten()
     }
     /// Clicks the element; when the page redrew it between finding and
@@ -250,13 +247,7 @@ impl Gui {
 
 fn enc(s: &str) -> String {
     s.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
+        .map(|b| if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") })
         .collect()
 }
 
@@ -356,8 +347,7 @@ fn place_setup_and_clock(d: &Driver, gui: &Gui, url: &str, shots: &Path) {
     assert_eq!(cells.len(), 99);
     // Rank 2 and 3 (a2.. and a3..), then take the first piece back and put
     // it on another cell.
-    let mut mine: Vec<String> =
-        cells.iter().filter(|c| c.ends_with('2') || c.ends_with('3')).take(17).cloned().collect();
+    let mut mine: Vec<String> = cells.iter().filter(|c| c.ends_with('2') || c.ends_with('3')).take(17).cloned().collect();
     for (i, c) in mine[..16].iter().enumerate() {
         if i == 10 {
             wait_for("10 pieces placed", || d.text("#message").contains("(10 of 16 placed)").then_some(()));
@@ -440,7 +430,9 @@ fn browser_plays_every_variant() {
     let driver_bin = which("chromedriver");
     let (Some(chromium), Some(driver_bin)) = (chromium, driver_bin) else {
         assert!(!ci, "CI=true but chromium or chromedriver is missing (.ci/run installs them)");
-        eprintln!("SKIPPED browser_plays_every_variant: chromium and chromedriver not found (apt-get install chromium chromium-driver)");
+        eprintln!(
+            "SKIPPED browser_plays_every_variant: chromium and chromedriver not found (apt-get install chromium chromium-driver)"
+        );
         return;
     };
 
@@ -533,8 +525,7 @@ fn browser_plays_every_variant() {
         let png = json_string(&d.call("GET", "/screenshot", ""), "value").unwrap();
         std::fs::write(shots.join(format!("{v}.png")), b64decode(&png)).unwrap();
 
-        let rounds =
-            if ["fourchess", "quattuor", "queenskings9-duel", "quadranj"].contains(&v.as_str()) { 2 } else { 1 };
+        let rounds = if ["fourchess", "quattuor", "queenskings9-duel", "quadranj"].contains(&v.as_str()) { 2 } else { 1 };
         for round in 0..rounds {
             let before = gui.turns();
             let tok = click_turn(&d, &gui);

@@ -40,12 +40,8 @@ impl Engine {
     }
 
     fn spawn(mut cmd: Command) -> Engine {
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn tetrarch");
+        let mut child =
+            cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit()).spawn().expect("spawn tetrarch");
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = channel();
         std::thread::spawn(move || {
@@ -222,7 +218,8 @@ fn malformed_lines_and_illegal_tokens_change_nothing() {
     let mut e = Engine::start();
     e.ask("position startpos moves e2e3 b5c5");
     let before = e.ask("d");
-    for l in ["foo bar", "position", "position startpos extra", "go depth x", "go depth 0", "go depth", "query", "setoption name"] {
+    for l in ["foo bar", "position", "position startpos extra", "go depth x", "go depth 0", "go depth", "query", "setoption name"]
+    {
         let v = e.ask(l);
         assert_eq!(v.len(), 1, "{l}: {v:?}");
         assert!(is_error(&v[0]), "{l}: {v:?}");
@@ -586,13 +583,7 @@ fn cli_perft() {
     e.ask("position startpos moves e2e3 b5c5");
     e.send("go perft 3");
     assert_eq!(e.until(|l| l.starts_with("Nodes searched: ")).last().cloned(), total(&a));
-    let (ok, s) = cli(&[
-        "perft",
-        "fourchess",
-        "1",
-        "--fen",
-        "8/8/8/4bR9/14/14/4wB8rK/bK13/14/4yK9/14/8/8/3wK4 w - 0 1",
-    ]);
+    let (ok, s) = cli(&["perft", "fourchess", "1", "--fen", "8/8/8/4bR9/14/14/4wB8rK/bK13/14/4yK9/14/8/8/3wK4 w - 0 1"]);
     assert!(ok && s.lines().any(|l| l == "Nodes searched: 5"), "{s}");
     let (ok, _) = cli(&["perft", "nochess", "1"]);
     assert!(!ok);
@@ -720,7 +711,8 @@ fn teamchess_record_is_pgn4_and_reads_back() {
 }
 
 const QR_RED: &str = "d7@m3,d8@c6,d9@j5,dT@p5,dJ@m5,dQ@g6,dK@d4,dA@j3,h7@e3,h8@n6,h9@h5,hT@b5,hJ@e5,hQ@j6,hK@m4,hA@h3";
-const QR_BLACK: &str = "c7@e13,c8@n10,c9@h11,cT@b11,cJ@e11,cQ@j10,cK@m12,cA@h13,s7@m13,s8@c10,s9@j11,sT@p11,sJ@m11,sQ@g10,sK@d12,sA@j13";
+const QR_BLACK: &str =
+    "c7@e13,c8@n10,c9@h11,cT@b11,cJ@e11,cQ@j10,cK@m12,cA@h13,s7@m13,s8@c10,s9@j11,sT@p11,sJ@m11,sQ@g10,sK@d12,sA@j13";
 
 #[test]
 fn quattuor_setup_turns_and_errors() {
@@ -736,11 +728,8 @@ fn quattuor_setup_turns_and_errors() {
         assert_eq!(v.len(), 1, "{v:?}");
         let tok = v[0].strip_prefix("bestsetup ").expect("bestsetup");
         assert_eq!(tok.split(',').count(), 16, "{tok}");
-        let cmd = if seat == " seat 2" {
-            format!("position setup {QR_RED} {tok}")
-        } else {
-            format!("position setup {tok} {QR_BLACK}")
-        };
+        let cmd =
+            if seat == " seat 2" { format!("position setup {QR_RED} {tok}") } else { format!("position setup {tok} {QR_BLACK}") };
         assert!(e.ask(&cmd).is_empty(), "{cmd}");
     }
     e.ask("position startpos");
@@ -808,9 +797,21 @@ fn cli_match_is_wired() {
     // A real two-game match between two copies of this binary.
     let exe = env!("CARGO_BIN_EXE_tetrarch");
     let (ok, out) = cli(&[
-        "match", "--variant", "queenskings9-duel", "--games", "2", "--seed", "7",
-        "--engine", &format!("cmd={exe}"), "name=A", "depth=1",
-        "--engine", &format!("cmd={exe}"), "name=B", "depth=1",
+        "match",
+        "--variant",
+        "queenskings9-duel",
+        "--games",
+        "2",
+        "--seed",
+        "7",
+        "--engine",
+        &format!("cmd={exe}"),
+        "name=A",
+        "depth=1",
+        "--engine",
+        &format!("cmd={exe}"),
+        "name=B",
+        "depth=1",
     ]);
     assert!(ok, "{out}");
     assert!(out.contains("Results of A vs B (2 games)"), "{out}");

@@ -1,7 +1,7 @@
 //! The games. Each lives in its own module with the same shape.
 pub mod chess4;
 pub mod fourchess;
-pub mod queenskings;
-pub mod quattuor;
-pub mod teamchess;
 pub mod quadranj;
+pub mod quattuor;
+pub mod queenskings;
+pub mod teamchess;

@@ -21,6 +21,8 @@
 //!   `bestmove h2-h3` / `e10-e11=Q`, and treat a `go` with Tetrarch clock
 //!   words (`wtime`, `p1time`) as a protocol error (answers a bad move).
 //! - `pidfile=PATH`: append its process id to PATH at start.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::io::{BufRead, Write};
 use std::time::Duration;

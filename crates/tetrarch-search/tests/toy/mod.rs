@@ -31,16 +31,7 @@ pub struct Cfg {
 
 impl Default for Cfg {
     fn default() -> Self {
-        Cfg {
-            seats: 2,
-            teams: false,
-            max_take: 3,
-            apt: 1,
-            allow_pass: false,
-            path_keys: false,
-            rep_loses: false,
-            stones: 21,
-        }
+        Cfg { seats: 2, teams: false, max_take: 3, apt: 1, allow_pass: false, path_keys: false, rep_loses: false, stones: 21 }
     }
 }
 
@@ -56,14 +47,7 @@ pub struct Toy {
 
 impl Toy {
     pub fn new(cfg: Cfg) -> Toy {
-        let mut t = Toy {
-            cfg,
-            stones: cfg.stones,
-            to_move: 0,
-            acted: 0,
-            last: 0,
-            key: 0,
-        };
+        let mut t = Toy { cfg, stones: cfg.stones, to_move: 0, acted: 0, last: 0, key: 0 };
         t.key = t.key_from_scratch();
         t
     }
@@ -226,10 +210,7 @@ impl Game for Toy {
         let a = if token == "0000" {
             0
         } else {
-            token
-                .strip_prefix('t')
-                .and_then(|n| n.parse::<u8>().ok())
-                .ok_or_else(|| TokenError::Malformed(token.into()))?
+            token.strip_prefix('t').and_then(|n| n.parse::<u8>().ok()).ok_or_else(|| TokenError::Malformed(token.into()))?
         };
         let mut l = ArrayVec::new();
         self.legal_actions(&mut l);

@@ -31,9 +31,7 @@ use crate::options::{check_value, default_strategy, strategies, STRATEGIES};
 use crate::out::Captured;
 use crate::{variants, with_variant, Engine, Out};
 use http::{Request, Response};
-use rules::{
-    default_value, Actions, CheckOptions, CheckTurn, Facts, FactsOf, Propose, Record, SetupPlace, Snapshot, Start,
-};
+use rules::{default_value, Actions, CheckOptions, CheckTurn, Facts, FactsOf, Propose, Record, SetupPlace, Snapshot, Start};
 use tetrarch_core::game::OptionKind;
 
 const INDEX_HTML: &str = include_str!("index.html");
@@ -348,11 +346,8 @@ impl Gui {
         }
         let mut lines = vec![format!("setoption name UCI_Variant value {}", self.variant)];
         for spec in &self.facts.options {
-            let v = self
-                .options
-                .iter()
-                .find(|(n, _)| n == spec.name)
-                .map_or_else(|| default_value(&spec.kind), |(_, v)| v.clone());
+            let v =
+                self.options.iter().find(|(n, _)| n == spec.name).map_or_else(|| default_value(&spec.kind), |(_, v)| v.clone());
             lines.push(format!("setoption name {} value {v}", spec.name));
         }
         if self.facts.ffa {
@@ -424,10 +419,8 @@ impl Gui {
         if s.turns != self.turns.len() || tok == "(none)" || self.mover() != Some(seat) {
             return;
         }
-        match with_variant(
-            self.variant,
-            CheckTurn { options: &self.options, start: &self.start, turns: &self.turns, turn: &tok },
-        ) {
+        match with_variant(self.variant, CheckTurn { options: &self.options, start: &self.start, turns: &self.turns, turn: &tok })
+        {
             Some(Ok(t)) => {
                 if !self.clock_turn(seat) {
                     return;
@@ -453,8 +446,7 @@ impl Gui {
         self.configure_engine();
         let moves = if self.turns.is_empty() { String::new() } else { format!(" moves {}", self.turns.join(" ")) };
         if let (Start::Setup(toks), Some(seat)) = (&self.start, seat) {
-            let masked: Vec<&str> =
-                toks.iter().enumerate().map(|(i, t)| if i == seat { t.as_str() } else { "?" }).collect();
+            let masked: Vec<&str> = toks.iter().enumerate().map(|(i, t)| if i == seat { t.as_str() } else { "?" }).collect();
             if self.send(&format!("position setup {}{moves}", masked.join(" "))).is_empty() {
                 return Ok(());
             }
@@ -761,8 +753,7 @@ impl Gui {
             ("/api/state", false) => ok(self),
             ("/api/board", false) => match self.snap.as_ref().map(|s| s.json.clone()) {
                 Some(j) => {
-                    let b =
-                        j.strip_prefix("\"board\":").and_then(|r| r.split(",\"position\":").next()).unwrap_or("null");
+                    let b = j.strip_prefix("\"board\":").and_then(|r| r.split(",\"position\":").next()).unwrap_or("null");
                     Response::json(200, b.to_string())
                 }
                 None => bad("no position".into()),
@@ -853,10 +844,7 @@ impl Gui {
                 r
             }
             ("/api/record.pgn4", false) => {
-                match with_variant(
-                    self.variant,
-                    Record { options: &self.options, start: &self.start, turns: &self.turns },
-                ) {
+                match with_variant(self.variant, Record { options: &self.options, start: &self.start, turns: &self.turns }) {
                     Some(Ok(text)) => Response {
                         status: 200,
                         content_type: "text/plain; charset=utf-8",
@@ -989,10 +977,9 @@ impl Gui {
                 | "/api/record.jsonl" | "/api/record.pgn4",
                 true,
             )
-            | (
-                "/api/new" | "/api/play" | "/api/undo" | "/api/stop" | "/api/pause" | "/api/players" | "/api/analyse",
-                false,
-            ) => Response::error(405, "method not allowed"),
+            | ("/api/new" | "/api/play" | "/api/undo" | "/api/stop" | "/api/pause" | "/api/players" | "/api/analyse", false) => {
+                Response::error(405, "method not allowed")
+            }
             _ => Response::error(404, &format!("no such page `{}`", req.path)),
         }
     }
@@ -1124,7 +1111,9 @@ fn token_given(req: &Request, port: u16) -> Vec<String> {
     let name = cookie_name(port);
     for (k, h) in &req.headers {
         if k == "cookie" {
-            v.extend(h.split(';').filter_map(|c| c.trim().split_once('=')).filter(|(n, _)| *n == name).map(|(_, t)| t.to_string()));
+            v.extend(
+                h.split(';').filter_map(|c| c.trim().split_once('=')).filter(|(n, _)| *n == name).map(|(_, t)| t.to_string()),
+            );
         } else if k == "authorization" {
             if let Some(t) = h.trim().strip_prefix("token ").or_else(|| h.trim().strip_prefix("Token ")) {
                 v.push(t.trim().to_string());

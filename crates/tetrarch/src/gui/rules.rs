@@ -173,12 +173,7 @@ struct Replayed<G: Game> {
     last: Option<(G, Vec<G::Action>)>,
 }
 
-fn replay<G: Game>(
-    variant: &str,
-    options: &OptionPairs,
-    start: &Start,
-    turns: &[String],
-) -> Result<Replayed<G>, String> {
+fn replay<G: Game>(variant: &str, options: &OptionPairs, start: &Start, turns: &[String]) -> Result<Replayed<G>, String> {
     let opts = options_of::<G>(variant, options)?;
     let s = start_position::<G>(&opts, start)?;
     let mut pos = s.clone();

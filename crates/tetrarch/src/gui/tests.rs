@@ -72,7 +72,8 @@ fn play_undo_and_errors_leave_the_game_unchanged() {
 fn huge_action_lists_are_cut_and_long_chains_typed() {
     let mut g = Gui::new("quadranj");
     let fen = "5bG2/7bK/5bGb8BbG/8/rGrBrB5/1r2BrGrB4/rK1r2BrB4/2rG5 b 0 - rb 0/0 b4:1/g6:6 4 3";
-    let (s, b) = call(&mut g, "POST", "/api/new", &[("variant", "quadranj"), ("players", "human,human"), ("start", "fen"), ("fen", fen)]);
+    let (s, b) =
+        call(&mut g, "POST", "/api/new", &[("variant", "quadranj"), ("players", "human,human"), ("start", "fen"), ("fen", fen)]);
     assert_eq!(s, 200, "{b}");
     let (s, a) = call(&mut g, "GET", "/api/actions", &[]);
     assert_eq!(s, 200);
@@ -128,8 +129,7 @@ fn multi_action_turns_set_up_and_records() {
 #[test]
 fn the_engine_plays_its_seats() {
     let mut g = Gui::new("queenskings9-duel");
-    let (s, b) =
-        call(&mut g, "POST", "/api/new", &[("variant", "queenskings9-duel"), ("players", "engine:20,engine:20")]);
+    let (s, b) = call(&mut g, "POST", "/api/new", &[("variant", "queenskings9-duel"), ("players", "engine:20,engine:20")]);
     assert_eq!(s, 200, "{b}");
     let t = Instant::now();
     while g.turns.len() < 2 {
@@ -302,10 +302,7 @@ fn rule_options_apply_to_the_referee_and_the_engine() {
         v.contains("{\"name\":\"QJ_ChargeLanding\",\"type\":\"combo\",\"default\":\"beyond\",\"vars\":[\"beyond\",\"before\"],\"engine\":false}"),
         "{v}"
     );
-    assert!(
-        v.contains("{\"name\":\"FC_LeapOwnPawns\",\"type\":\"check\",\"default\":\"false\",\"engine\":false}"),
-        "{v}"
-    );
+    assert!(v.contains("{\"name\":\"FC_LeapOwnPawns\",\"type\":\"check\",\"default\":\"false\",\"engine\":false}"), "{v}");
     // Strategy for the free-for-all variants only; teamchess's Notation (a
     // dialect, not a rule) is not offered.
     let q4 = &v[v.find("{\"name\":\"quadranj4\"").unwrap()..];
@@ -389,8 +386,7 @@ fn clocks_run_out() {
     }
     assert!(g.clock.is_none());
     // 1.2 s for each seat, 0.2 s a turn.
-    let (s, b) =
-        call(&mut g, "POST", "/api/new", &[("variant", "quattuor"), ("players", "human,human"), ("clock", "0.02+0.2")]);
+    let (s, b) = call(&mut g, "POST", "/api/new", &[("variant", "quattuor"), ("players", "human,human"), ("clock", "0.02+0.2")]);
     assert_eq!(s, 200, "{b}");
     assert!(b.contains("\"clock\":{\"base_ms\":1200,\"inc_ms\":200,\"left\":["), "{b}");
     assert!(b.contains("\"running\":1,\"flagged\":null}"), "{b}");
@@ -424,8 +420,7 @@ fn clocks_run_out() {
     assert_eq!(g.remaining, vec![1200, 1200]);
 
     // Four seats in two teams: Red (p1) runs out, Blue and Green win.
-    let (s, b) =
-        call(&mut g, "POST", "/api/new", &[("variant", "fourchess"), ("players", &humans(4)), ("clock", "0.002")]);
+    let (s, b) = call(&mut g, "POST", "/api/new", &[("variant", "fourchess"), ("players", &humans(4)), ("clock", "0.002")]);
     assert_eq!(s, 200, "{b}");
     std::thread::sleep(Duration::from_millis(200));
     let (_, b) = call(&mut g, "GET", "/api/state", &[]);
@@ -480,8 +475,7 @@ fn host_and_origin_checks() {
     let v0 = lock(&gui).version;
     // Requests addressed to another host name (DNS rebinding) or without a
     // Host header: 403 with a JSON error, nothing changes.
-    for host in [None, Some("evil.example:4321"), Some("127.0.0.1:80"), Some("127.0.0.1"), Some("localhost.evil:4321")]
-    {
+    for host in [None, Some("evil.example:4321"), Some("127.0.0.1:80"), Some("127.0.0.1"), Some("localhost.evil:4321")] {
         let h: Vec<(&str, &str)> = host.iter().map(|h| ("host", *h)).collect();
         for (m, path, params) in [
             ("GET", "/", vec![]),
@@ -712,7 +706,10 @@ fn the_access_token_is_required() {
     let r = route(&gui, &with_headers("GET", "/", &[("token", "0123abcd")], &host), port, t);
     assert_eq!(r.status, 200);
     let cookie = r.headers.iter().find(|(k, _)| k == "Set-Cookie").map(|(_, v)| v.clone()).unwrap();
-    assert!(cookie.starts_with("tetrarch_token_4321=0123abcd;") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "{cookie}");
+    assert!(
+        cookie.starts_with("tetrarch_token_4321=0123abcd;") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
+        "{cookie}"
+    );
     let h = [("host", "127.0.0.1:4321"), ("cookie", "other=1; tetrarch_token_4321=0123abcd")];
     let r = route(&gui, &with_headers("POST", "/api/play", &[("turn", "e2e3")], &h), port, t);
     assert_eq!(r.status, 200);
@@ -735,7 +732,8 @@ fn a_tall_stack_does_not_list_millions_of_actions_on_a_state_change() {
     let moves = "d2b3d3b4c4+c2,a1b1 f5g5e6e7f7+g6,f8f7";
     let (s, b) = call(&mut g, "POST", "/api/new", &[("variant", "quadranj"), ("players", "human,human"), ("moves", moves)]);
     assert_eq!(s, 200, "{b}");
-    let n: usize = b.split("\"legal_actions\":").nth(1).and_then(|r| r.split([',', '}']).next()).and_then(|v| v.parse().ok()).unwrap();
+    let n: usize =
+        b.split("\"legal_actions\":").nth(1).and_then(|r| r.split([',', '}']).next()).and_then(|v| v.parse().ok()).unwrap();
     assert!(n > 0 && n < rules::ACTIONS_LISTED, "legal_actions {n}");
 }
 

@@ -107,8 +107,7 @@ const fn leaper_table(offsets: &[(i32, i32)]) -> [Bb256; CELLS] {
 }
 
 /// Knight targets of each cell.
-pub static KNIGHT_STEPS: [Bb256; CELLS] =
-    leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
+pub static KNIGHT_STEPS: [Bb256; CELLS] = leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
 /// King targets of each cell.
 pub static KING_STEPS: [Bb256; CELLS] = leaper_table(&DIRS);
 

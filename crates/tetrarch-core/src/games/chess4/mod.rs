@@ -99,17 +99,16 @@ pub mod shared_rules {
     /// §5.8 rule 5 / §6.6 rule 4: the position (its key) occurs for the
     /// third time among the earlier turn-start keys of the game.
     pub fn repetition(key: u64, history: &[u64], enabled: bool) -> Option<Outcome> {
-        (enabled && history.iter().filter(|&&k| k == key).count() >= 2)
-            .then(|| Outcome::draw(SeatSet(0b1111), "repetition"))
+        (enabled && history.iter().filter(|&&k| k == key).count() >= 2).then(|| Outcome::draw(SeatSet(0b1111), "repetition"))
     }
 }
 
 /// Evaluation geometry both variants use.
 pub mod eval_geometry {
     use super::board::{file, first_blocker, rank, Sq, RAY_LEN};
-    use crate::bitboard::Bb256;
     use super::men::Men;
     use super::piece::{BISHOP, QUEEN, ROOK};
+    use crate::bitboard::Bb256;
 
     /// Slider mobility of `seat`: the cells its Bishops, Rooks and Queens
     /// reach (empty, or held by another seat's man). On the 160-cell board
@@ -176,7 +175,11 @@ pub(crate) mod test_util {
         for seat in 0..4 {
             let sign = if seat % 2 == 0 { 1 } else { -1 };
             assert_eq!(mobility(p, seat), sign * team0, "seat {seat}");
-            assert_eq!(crate::game::eval_terms_of(p, seat).iter().map(|t| t.1).sum::<i32>(), crate::game::eval_value(p, seat), "seat {seat}");
+            assert_eq!(
+                crate::game::eval_terms_of(p, seat).iter().map(|t| t.1).sum::<i32>(),
+                crate::game::eval_value(p, seat),
+                "seat {seat}"
+            );
         }
     }
 }

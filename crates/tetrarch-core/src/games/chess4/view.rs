@@ -24,9 +24,7 @@ pub fn board_view(
                 continue;
             }
             let pieces = piece_at(s)
-                .map(|(seat, ty)| {
-                    vec![PieceView::new(GLYPHS[ty], format!("{}{}", letters[seat], LETTERS[ty]), Some(seat))]
-                })
+                .map(|(seat, ty)| vec![PieceView::new(GLYPHS[ty], format!("{}{}", letters[seat], LETTERS[ty]), Some(seat))])
                 .unwrap_or_default();
             cells.push(CellView {
                 name: format!("{}{}", (b'a' + x as u8) as char, y + 1),

@@ -14,14 +14,14 @@ pub use super::chess4::board;
 pub use super::chess4::piece;
 pub use super::chess4::{enemies_mask, partner};
 mod eval;
+mod moves;
 #[cfg(test)]
 mod naive;
-mod moves;
 mod notation;
 mod rules;
-mod view;
 #[cfg(test)]
 mod tests;
+mod view;
 
 use arrayvec::ArrayVec;
 
@@ -95,7 +95,7 @@ pub struct FourChess {
 
 /// Zobrist keys of the inert seats (the men and the side are shared with
 /// `teamchess`).
-static INERT_KEYS: [u64; 4] = crate::zobrist::keys(0x494E_4552_54);
+static INERT_KEYS: [u64; 4] = crate::zobrist::keys(0x0049_4E45_5254);
 
 impl FourChess {
     fn empty(rules: Options) -> Self {
@@ -311,7 +311,9 @@ impl Game for FourChess {
         let s = self.side as usize;
         self.inert >> s & 1 == 0
             && self.checks >> s & 1 == 0
-            && (self.men.by_seat[s] & !(self.men.by_type[piece::PAWN] | self.men.by_type[piece::RPAWN] | self.men.by_type[piece::KING])).any()
+            && (self.men.by_seat[s]
+                & !(self.men.by_type[piece::PAWN] | self.men.by_type[piece::RPAWN] | self.men.by_type[piece::KING]))
+                .any()
     }
 
     /// The next seat only: the side to move passes (`0000`, with the status

@@ -9,8 +9,8 @@ use super::board::*;
 use super::keys;
 use super::piece::*;
 use super::{enemies_mask, partner, FourChess};
-use crate::games::chess4::men::{code, code_seat, code_type};
 use crate::bitboard::Bb256;
+use crate::games::chess4::men::{code, code_seat, code_type};
 
 /// A move: `from` (bits 0–7), `to` (8–15), promotion flag (16). `Move(0)` is
 /// the pass `0000` (cell 0, `a1`, does not exist).
@@ -229,14 +229,8 @@ impl FourChess {
     /// Plays a legal move or the pass, then updates the statuses (§5.6).
     pub(super) fn make_move(&mut self, m: Move) -> Undo {
         let s = self.side as usize;
-        let mut undo = Undo {
-            captured: 0,
-            moved: 0,
-            inert: self.inert,
-            checks: self.checks,
-            halfmove: self.halfmove,
-            key: self.key,
-        };
+        let mut undo =
+            Undo { captured: 0, moved: 0, inert: self.inert, checks: self.checks, halfmove: self.halfmove, key: self.key };
         let next = (s + 1) & 3;
         self.key ^= keys::SIDE[s] ^ keys::SIDE[next];
         self.side = next as u8;

@@ -123,9 +123,8 @@ impl Naive {
     }
 
     fn pseudo(&self, s: usize, inert: u8) -> Vec<(Xy, Xy)> {
-        let capturable = |n: &Naive, c: Xy| {
-            n.men.get(&c).is_some_and(|&(seat, ty)| enemy(seat, s) && inert >> seat & 1 == 0 && ty != KING)
-        };
+        let capturable =
+            |n: &Naive, c: Xy| n.men.get(&c).is_some_and(|&(seat, ty)| enemy(seat, s) && inert >> seat & 1 == 0 && ty != KING);
         let mut out = vec![];
         for (&at, &(seat, ty)) in &self.men {
             if seat != s {
@@ -178,6 +177,8 @@ impl Naive {
         n
     }
 
+    // Read as the rule says it: not in check, and not leaving the guarded partner in check.
+    #[allow(clippy::nonminimal_bool)]
     pub fn legal(&self, s: usize, inert: u8) -> Vec<(Xy, Xy)> {
         let p = (s + 2) % 4;
         let partner_guard = inert >> p & 1 == 0 && !self.in_check(p, inert);

@@ -48,10 +48,7 @@ fn parse_number(field: &str, what: &str) -> Result<u32, PositionError> {
 pub fn parse_position(s: &str, rules: Options) -> Result<FourChess, PositionError> {
     let fields: Vec<&str> = s.split([' ', '\t']).filter(|f| !f.is_empty()).collect();
     if fields.len() != 5 {
-        return Err(err(format!(
-            "position: expected 5 fields (board, side, inert, clock, fullmove), found {}",
-            fields.len()
-        )));
+        return Err(err(format!("position: expected 5 fields (board, side, inert, clock, fullmove), found {}", fields.len())));
     }
     let mut pos = FourChess::empty(rules);
     let ranks: Vec<&str> = fields[0].split('/').collect();
@@ -79,16 +76,12 @@ pub fn parse_position(s: &str, rules: Options) -> Result<FourChess, PositionErro
                 }
                 let n: usize = digits.parse().unwrap_or(usize::MAX);
                 if n > files.len() - cell {
-                    return Err(err(format!(
-                        "board: rank {rank_no}: too many cells (it has {})",
-                        files.len()
-                    )));
+                    return Err(err(format!("board: rank {rank_no}: too many cells (it has {})", files.len())));
                 }
                 cell += n;
                 continue;
             }
-            let seat = colour_seat(c)
-                .ok_or_else(|| err(format!("board: rank {rank_no}: unknown colour letter `{c}`")))?;
+            let seat = colour_seat(c).ok_or_else(|| err(format!("board: rank {rank_no}: unknown colour letter `{c}`")))?;
             let pc = chars
                 .get(j + 1)
                 .copied()
@@ -122,10 +115,7 @@ pub fn parse_position(s: &str, rules: Options) -> Result<FourChess, PositionErro
             j += 2;
         }
         if cell != files.len() {
-            return Err(err(format!(
-                "board: rank {rank_no} has {cell} cells, expected {}",
-                files.len()
-            )));
+            return Err(err(format!("board: rank {rank_no} has {cell} cells, expected {}", files.len())));
         }
     }
     for (seat, &n) in king_count.iter().enumerate() {
@@ -203,7 +193,7 @@ pub fn write_move(m: Move, out: &mut String) {
 fn split_squares(t: &str) -> Option<(&str, &str, &str)> {
     let b = t.as_bytes();
     let square_len = |i: usize| -> Option<usize> {
-        if i >= b.len() || !(b'a'..=b'z').contains(&b[i]) {
+        if i >= b.len() || !b[i].is_ascii_lowercase() {
             return None;
         }
         let mut j = i + 1;
@@ -231,9 +221,7 @@ pub fn parse_move(p: &FourChess, t: &str) -> Result<Move, TokenError> {
             Err(TokenError::Illegal("`0000` is legal only for an inert or stalemated player".into()))
         };
     }
-    let (a, b, suffix) = split_squares(t).ok_or_else(|| {
-        TokenError::Malformed("expected <from><to>[q], e.g. `e2e3`".into())
-    })?;
+    let (a, b, suffix) = split_squares(t).ok_or_else(|| TokenError::Malformed("expected <from><to>[q], e.g. `e2e3`".into()))?;
     let from = parse_square(a).ok_or_else(|| TokenError::Malformed(format!("`{a}` is not a square")))?;
     let to = parse_square(b).ok_or_else(|| TokenError::Malformed(format!("`{b}` is not a square")))?;
     let promo = match suffix {
@@ -245,9 +233,7 @@ pub fn parse_move(p: &FourChess, t: &str) -> Result<Move, TokenError> {
         return Err(TokenError::Illegal("the game is over".into()));
     }
     match legal.iter().find(|m| !m.is_pass() && m.from() == from && m.to() == to) {
-        Some(&m) if promo && !m.is_promotion() => {
-            Err(TokenError::Illegal(format!("{a}{b} is not a promotion")))
-        }
+        Some(&m) if promo && !m.is_promotion() => Err(TokenError::Illegal(format!("{a}{b} is not a promotion"))),
         Some(&m) => Ok(m),
         None => Err(TokenError::Illegal(format!("{a}{b} is not a legal move"))),
     }

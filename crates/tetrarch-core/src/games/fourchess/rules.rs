@@ -108,9 +108,7 @@ impl FourChess {
     fn stalemate_without_moves(&self) -> bool {
         let s = self.side as usize;
         let p = partner(s);
-        self.inert >> s & 1 == 0
-            && self.checks >> s & 1 == 0
-            && (self.inert >> p & 1 != 0 || !self.has_legal_move(p, self.inert))
+        self.inert >> s & 1 == 0 && self.checks >> s & 1 == 0 && (self.inert >> p & 1 != 0 || !self.has_legal_move(p, self.inert))
     }
 
     /// The end of the game by §5.8 rules 1–4.

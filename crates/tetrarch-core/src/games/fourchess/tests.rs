@@ -1,7 +1,7 @@
 //! Perft from the spec's tables and the worked examples of §13.
 
-use super::*;
 use super::piece::*;
+use super::*;
 use crate::game::Game;
 use crate::turns::{legal_turns, parse_turn, perft, play_turn};
 
@@ -126,10 +126,7 @@ fn e3_partner_exposure() {
 fn e4_mate_inert_release() {
     let mut p = pos("4yK3/8/8/14/14/14/13rK/bK13/10yB3/3bR10/7rN6/8/wPwPwP5/wNwKwR5 r - 0 1");
     play(&mut p, "h4g2");
-    assert_eq!(
-        p.position_string(),
-        "4yK3/8/8/14/14/14/13rK/bK13/10yB3/3bR10/14/8/wPwPwPrN4/wNwKwR5 w w 1 2"
-    );
+    assert_eq!(p.position_string(), "4yK3/8/8/14/14/14/13rK/bK13/10yB3/3bR10/14/8/wPwPwPrN4/wNwKwR5 w w 1 2");
     assert_eq!(turns_of(&p), ["0000"]);
     play(&mut p, "0000");
     assert!(p.position_string().ends_with(" b w 2 2"));
@@ -176,7 +173,8 @@ fn e6_promotion() {
 
 #[test]
 fn e7_cascade() {
-    let mut p = pos("7bK/yP7/1yK1wK3rP/5rKyQ1bP5/2yp5yQ1yP3/14/14/11rB2/3wR10/1bP1rP6rPrPyR1/1bP1wP7yP1rQ/2bpyP4/3wP4/6bR1 b r 1 1");
+    let mut p =
+        pos("7bK/yP7/1yK1wK3rP/5rKyQ1bP5/2yp5yQ1yP3/14/14/11rB2/3wR10/1bP1rP6rPrPyR1/1bP1wP7yP1rQ/2bpyP4/3wP4/6bR1 b r 1 1");
     play(&mut p, "j1j12");
     assert!(p.position_string().ends_with(" y w 2 1"), "{}", p.position_string());
     assert_eq!(turns_of(&p).len(), 4, "{:?}", turns_of(&p));
@@ -290,7 +288,10 @@ mod properties {
         (file(s) as i32, rank(s) as i32)
     }
 
-    fn fast_turns(p: &FourChess) -> Vec<Option<((i32, i32), (i32, i32))>> {
+    /// A turn as (from, to) coordinates; `None` for a pass.
+    type Turn = Option<((i32, i32), (i32, i32))>;
+
+    fn fast_turns(p: &FourChess) -> Vec<Turn> {
         let mut l = <FourChess as Game>::Actions::default();
         p.legal_actions(&mut l);
         let mut v: Vec<_> = l.iter().map(|m| (!m.is_pass()).then(|| (xy(m.from()), xy(m.to())))).collect();

@@ -90,11 +90,7 @@ const fn build(n: usize) -> Geo {
         ([h8 as u8, a1 as u8, 0, 0], [a1 as u8, h8 as u8, 0, 0], [b'r', b'b', 0, 0])
     } else {
         // Green, Blue, Yellow, Red.
-        (
-            [h1 as u8, a1 as u8, a8 as u8, h8 as u8],
-            [a8 as u8, h8 as u8, h1 as u8, a1 as u8],
-            [b'g', b'b', b'y', b'r'],
-        )
+        ([h1 as u8, a1 as u8, a8 as u8, h8 as u8], [a8 as u8, h8 as u8, h1 as u8, a1 as u8], [b'g', b'b', b'y', b'r'])
     };
     let mut keep = [Bb128::EMPTY; 4];
     let mut i = 0;

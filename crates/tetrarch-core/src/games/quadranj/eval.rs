@@ -25,9 +25,9 @@
 
 use super::board::{Sq, NO_SQ};
 use super::cell::{self, T_GUARD, T_PILOT, T_ROYAL};
-use crate::bitboard::Bb128;
 use super::moves::{kind, Action};
 use super::{Burglar, Quadranj};
+use crate::bitboard::Bb128;
 use crate::eval::{EvalSink, Weights};
 
 /// Centipawns per half unit of value.
@@ -96,9 +96,8 @@ crate::weights! {
 const BOX_RISK_WEIGHTS: [i32; 4] = [-BOX_RISK[0], -BOX_RISK[1], -BOX_RISK[2], -BOX_RISK[3]];
 
 /// The compiled-in weights of both variants.
-static DEFAULT: std::sync::LazyLock<[Weights; 2]> = std::sync::LazyLock::new(|| {
-    [Weights::defaults("quadranj", &w::TABLE), Weights::defaults("quadranj4", &w::TABLE)]
-});
+static DEFAULT: std::sync::LazyLock<[Weights; 2]> =
+    std::sync::LazyLock::new(|| [Weights::defaults("quadranj", &w::TABLE), Weights::defaults("quadranj4", &w::TABLE)]);
 
 /// The compiled-in weights of `variant`.
 pub fn default_weights(variant: &str) -> &'static Weights {
@@ -141,10 +140,8 @@ fn home_roads<S: EvalSink>(p: &Quadranj, s: usize, r: Sq, mult: i32, sink: &mut 
         return;
     }
     let corners = [g.sq(g.file(r), g.rank(home)), g.sq(g.file(home), g.rank(r))];
-    let roads = corners
-        .iter()
-        .filter(|&&c| c != r && c != home && slide_clear(p, s, r, c) && slide_clear(p, s, c, home))
-        .count() as i32;
+    let roads =
+        corners.iter().filter(|&&c| c != r && c != home && slide_clear(p, s, r, c) && slide_clear(p, s, c, home)).count() as i32;
     sink.add(w::HOME_CORNER, mult * roads);
     if gate {
         sink.add(w::GATE, mult);
@@ -302,7 +299,7 @@ pub fn arrival(p: &Quadranj, seat: usize) -> Option<(usize, i32)> {
     let mut best: Option<(usize, i32)> = None;
     let consider = |s: usize, t: i32, k: i32, best: &mut Option<(usize, i32)>| {
         let slot = (t - 1) * n + k;
-        if best.map_or(true, |(_, b)| slot < b) {
+        if best.is_none_or(|(_, b)| slot < b) {
             *best = Some((s, slot));
         }
     };

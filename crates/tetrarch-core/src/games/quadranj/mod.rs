@@ -30,9 +30,9 @@ mod naive;
 mod notation;
 mod rules;
 pub mod setup;
-mod view;
 #[cfg(test)]
 mod tests;
+mod view;
 
 use crate::bitboard::Bb128;
 use crate::eval::{EvalSink, Weights};
@@ -219,7 +219,7 @@ pub struct Quadranj {
 pub(crate) mod keys {
     /// Unit code `c` (< 80) on square `s`: `CELL[s * 80 + c]`.
     pub static CELL: [u64; 8000] = crate::zobrist::keys(0x5155_4144_5241_4E4A);
-    pub static MISC: [u64; 128] = crate::zobrist::keys(0x0051_4A4D_4953_43);
+    pub static MISC: [u64; 128] = crate::zobrist::keys(0x0000_514A_4D49_5343);
     pub const LOW: u64 = 0xFFFF;
     #[inline(always)]
     pub fn cell(s: usize, c: u8) -> u64 {
@@ -603,7 +603,13 @@ impl Game for Quadranj {
     /// turn number and the §6.5 counter stay; Best-Reply Search undoes it).
     fn skip_to(&mut self, seat: Seat) -> Option<Undo> {
         let st = &self.st;
-        if self.geo.seats != 4 || st.index != 0 || st.res != 0 || seat >= 4 || seat == st.to_move as usize || st.in_game >> seat & 1 == 0 {
+        if self.geo.seats != 4
+            || st.index != 0
+            || st.res != 0
+            || seat >= 4
+            || seat == st.to_move as usize
+            || st.in_game >> seat & 1 == 0
+        {
             return None;
         }
         let u = Undo(self.st);

@@ -168,7 +168,16 @@ impl Quadranj {
         let own = st.own[me];
         let empty = self.geo.all & !st.occ;
         let enemy_p = st.pilots & !own;
-        Ctx { me, active, fg: active & !self.geo.keep[me], fresh: own & !st.marks, empty, land: empty | enemy_p, enemy_p, max_links }
+        Ctx {
+            me,
+            active,
+            fg: active & !self.geo.keep[me],
+            fresh: own & !st.marks,
+            empty,
+            land: empty | enemy_p,
+            enemy_p,
+            max_links,
+        }
     }
 
     /// Whether a lone pilot of `seat` on `s` counts as its burglar (§2.6, §2.7).
@@ -690,8 +699,7 @@ impl Quadranj {
                     self.set(t, cell::column(me, k));
                     if let Burglar::Known { sq, level, revealed } = self.st.burglar[me] {
                         if sq as Sq == cur && level as usize > hh - k {
-                            self.st.burglar[me] =
-                                Burglar::Known { sq: t as u8, level: level - (hh - k) as u8, revealed };
+                            self.st.burglar[me] = Burglar::Known { sq: t as u8, level: level - (hh - k) as u8, revealed };
                         }
                     }
                     marks.set(t);

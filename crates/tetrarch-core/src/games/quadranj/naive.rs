@@ -213,7 +213,8 @@ impl Naive {
             m.sort_by_key(|&(f, r)| (r, f));
             m
         };
-        let marks = if self.index == 0 { "-".to_string() } else { marks.iter().map(|&a| self.name(a)).collect::<Vec<_>>().join(",") };
+        let marks =
+            if self.index == 0 { "-".to_string() } else { marks.iter().map(|&a| self.name(a)).collect::<Vec<_>>().join(",") };
         let ig: String = (0..self.seats).filter(|&s| self.in_game[s]).map(|s| self.letters[s]).collect();
         let tal: Vec<String> =
             self.tally.iter().map(|&t| if t % 2 == 1 { format!("{}.5", t / 2) } else { format!("{}", t / 2) }).collect();
@@ -224,7 +225,12 @@ impl Naive {
                 Bg::None => "-".into(),
                 Bg::Unknown => "?".into(),
                 Bg::At(a, l, rv) => {
-                    format!("{}{}{}", self.name(a), if l > 0 { format!(":{l}") } else { String::new() }, if rv { "!" } else { "" })
+                    format!(
+                        "{}{}{}",
+                        self.name(a),
+                        if l > 0 { format!(":{l}") } else { String::new() },
+                        if rv { "!" } else { "" }
+                    )
                 }
             })
             .collect();
@@ -482,7 +488,8 @@ impl Naive {
                     out.push((format!("{tok}{}", &tk[self.name(e).len()..]), q));
                 }
             }
-            let cols: Vec<P> = base.cells.iter().filter(|(&p, &u)| p != e && matches!(u, U::Col(s, _) if s == me)).map(|(&p, _)| p).collect();
+            let cols: Vec<P> =
+                base.cells.iter().filter(|(&p, &u)| p != e && matches!(u, U::Col(s, _) if s == me)).map(|(&p, _)| p).collect();
             for l in cols {
                 if base.reaches(e, l) {
                     let mut q = base.clone();
@@ -537,8 +544,7 @@ impl Naive {
         let me = self.to_move;
         let cols: Vec<P> = self.cells.iter().filter(|(_, &u)| matches!(u, U::Col(s, _) if s == me)).map(|(&p, _)| p).collect();
         for &l in &cols {
-            let mut cands: Vec<P> =
-                cols.iter().copied().filter(|&c| c != l && self.fresh(c) && self.reaches(c, l)).collect();
+            let mut cands: Vec<P> = cols.iter().copied().filter(|&c| c != l && self.fresh(c) && self.reaches(c, l)).collect();
             cands.sort_by_key(|&(f, r)| (r, f));
             for mask in 1u32..1 << cands.len() {
                 let set: Vec<P> = (0..cands.len()).filter(|i| mask >> i & 1 != 0).map(|i| cands[i]).collect();
@@ -572,7 +578,7 @@ impl Naive {
                 let mut prev_h = h0;
                 for i in 1..chain.len() {
                     let (sq, _) = chain[i];
-                    let kk = if i + 1 < chain.len() { chain[i].1 + chain[i + 1].1 + 0 } else { chain[i].1 };
+                    let kk = if i + 1 < chain.len() { chain[i].1 + chain[i + 1].1 } else { chain[i].1 };
                     let _ = kk;
                     // Count moved by link i: the blockers now on sq plus those moved on from it.
                     let moved: usize = chain[i..].iter().map(|c| c.1).sum();
@@ -677,7 +683,8 @@ impl Naive {
         let h = self.home(me);
         match self.bg[me] {
             Bg::Unknown => {
-                let inside: Vec<P> = self.cells.iter().filter(|(&a, &u)| u == U::Pilot(me) && self.in_keep(me, a)).map(|(&a, _)| a).collect();
+                let inside: Vec<P> =
+                    self.cells.iter().filter(|(&a, &u)| u == U::Pilot(me) && self.in_keep(me, a)).map(|(&a, _)| a).collect();
                 if let Some(&a) = inside.first() {
                     self.bg[me] = Bg::At(a, 0, true);
                 }
@@ -807,8 +814,6 @@ pub fn arrangement_verdict(recs: &[(usize, Vec<String>)], in_game: &[bool]) -> O
         return None;
     }
     let prev = (0..m).rev().find(|&t| recs[t] == recs[m])?;
-    let all = (0..in_game.len())
-        .filter(|&y| y != x && in_game[y])
-        .all(|y| !(prev + 1..m).any(|t| recs[t].0 == y && is_new(t)));
+    let all = (0..in_game.len()).filter(|&y| y != x && in_game[y]).all(|y| !(prev + 1..m).any(|t| recs[t].0 == y && is_new(t)));
     Some(all)
 }

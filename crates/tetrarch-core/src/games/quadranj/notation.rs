@@ -218,12 +218,15 @@ pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError
     }
 
     // Fields 8, 9: counters.
-    let quiet = decimal(f[7]).ok_or_else(|| ferr(8, format!("`{}` is not a decimal number without sign or leading zeros", f[7])))?;
+    let quiet =
+        decimal(f[7]).ok_or_else(|| ferr(8, format!("`{}` is not a decimal number without sign or leading zeros", f[7])))?;
     let limit = 50 * in_game.count_ones() + 1;
     if quiet > limit {
         return Err(ferr(8, format!("{quiet} is above {limit}")));
     }
-    let turn = decimal(f[8]).ok_or_else(|| ferr(9, format!("`{}` is not a decimal number without sign or leading zeros, at most 1000000000", f[8])))?;
+    let turn = decimal(f[8]).ok_or_else(|| {
+        ferr(9, format!("`{}` is not a decimal number without sign or leading zeros, at most 1000000000", f[8]))
+    })?;
     if turn == 0 {
         return Err(ferr(9, "the turn number starts at 1"));
     }
@@ -246,7 +249,7 @@ pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError
                 };
                 let (sq_t, lev) = match body.split_once(':') {
                     Some((a, l)) => {
-                        let lv = decimal(l).filter(|&v| v >= 1 && v <= 255);
+                        let lv = decimal(l).filter(|v| (1..=255).contains(v));
                         match lv {
                             Some(v) => (a, v as u8),
                             None => return Err(ferr(7, format!("`{t}`: `{l}` is not a level (1, 2, …)"))),
@@ -678,7 +681,7 @@ impl Lexer<'_> {
             self.i += 1;
         }
         let t = std::str::from_utf8(&self.b[st..self.i]).unwrap_or("");
-        decimal(t).filter(|&v| v >= 1 && v < 16).map(|v| v as usize).ok_or_else(|| malformed(format!("`{t}` is not a count")))
+        decimal(t).filter(|v| (1..16).contains(v)).map(|v| v as usize).ok_or_else(|| malformed(format!("`{t}` is not a count")))
     }
     fn end(&self) -> Result<(), TokenError> {
         match self.peek() {

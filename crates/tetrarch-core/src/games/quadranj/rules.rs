@@ -18,9 +18,7 @@ impl Quadranj {
     /// highest tally is a draw of every seat in the game.
     pub(crate) fn captures_decide(&self) -> (u8, u8) {
         let best = (0..self.geo.seats).filter(|&s| self.in_game(s)).map(|s| self.st.tally[s]).max().unwrap_or(0);
-        let top: u8 = (0..self.geo.seats)
-            .filter(|&s| self.in_game(s) && self.st.tally[s] == best)
-            .fold(0, |m, s| m | 1 << s);
+        let top: u8 = (0..self.geo.seats).filter(|&s| self.in_game(s) && self.st.tally[s] == best).fold(0, |m, s| m | 1 << s);
         if top.count_ones() == 1 {
             (1, top)
         } else {
@@ -317,9 +315,8 @@ impl Quadranj {
             return;
         };
         // Every other seat in the game recorded nothing new since then?
-        let others_repeat = self.arrangements[prev + 1..n]
-            .iter()
-            .all(|r| r.seat as usize == x || !r.new || !self.in_game(r.seat as usize));
+        let others_repeat =
+            self.arrangements[prev + 1..n].iter().all(|r| r.seat as usize == x || !r.new || !self.in_game(r.seat as usize));
         if others_repeat {
             self.set_captures_decide(reason::REPETITION);
         } else if self.geo.seats == 2 {

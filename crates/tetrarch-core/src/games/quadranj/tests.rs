@@ -293,7 +293,11 @@ fn quadranj_speed() {
         let n = perft_actions(&mut p, d);
         let dt = t.elapsed().as_secs_f64();
         assert_eq!(n, expect);
-        eprintln!("{}: perft actions {d}: {n} in {dt:.2}s = {:.2} M actions/s", if o.four { "quadranj4" } else { "quadranj" }, n as f64 / dt / 1e6);
+        eprintln!(
+            "{}: perft actions {d}: {n} in {dt:.2}s = {:.2} M actions/s",
+            if o.four { "quadranj4" } else { "quadranj" },
+            n as f64 / dt / 1e6
+        );
     }
 }
 
@@ -363,7 +367,8 @@ mod properties {
         let unit = |u: usize| st.occ.has(u) && !st.walls.has(u) && cell::kind(st.cell[u]) != cell::T_ROYAL;
         let captures = |by: usize, u: usize| {
             let mine = |d: usize| g.step(u, d).is_some_and(|v| st.own[by].has(v));
-            let sum: u32 = (0..8).filter_map(|d| g.step(u, d)).filter(|&v| st.own[by].has(v)).map(|v| cell::value2(st.cell[v])).sum();
+            let sum: u32 =
+                (0..8).filter_map(|d| g.step(u, d)).filter(|&v| st.own[by].has(v)).map(|v| cell::value2(st.cell[v])).sum();
             ((mine(0) && mine(2)) || (mine(1) && mine(3))) && sum >= 2 * cell::value2(st.cell[u])
         };
         let mut t = [0; 4];
@@ -493,7 +498,8 @@ mod properties {
                     })
                     .collect();
                 let r = rnd() as usize;
-                let turn = if !back.is_empty() && r % 4 != 0 { back[r / 4 % back.len()] } else { &turns[r / 4 % turns.len().min(k)].1 };
+                let turn =
+                    if !back.is_empty() && r % 4 != 0 { back[r / 4 % back.len()] } else { &turns[r / 4 % turns.len().min(k)].1 };
                 let mut plain = p.clone();
                 plain.set_history_rules(false);
                 play_turn(&mut p, turn);
@@ -616,7 +622,7 @@ fn drive_and_stack_from_climb_in() {
     // Pilot on a4 climbs into b4 (wall), hops to c4; drives capture.
     let p = pos("bK7/8/8/2bP5/rPXXrB4/8/8/rK7 r 0 - rb 0/0 ?/? 0 1");
     let a = actions_of(&p);
-    for t in ["a4:b4", "a4:c4", "a4:b4xc5", "a4:c4xc5", "a4:b4a4", "a4:c4+d4", "a4:b4+d4".into()] {
+    for t in ["a4:b4", "a4:c4", "a4:b4xc5", "a4:c4xc5", "a4:b4a4", "a4:c4+d4", "a4:b4+d4"] {
         let ok = a.contains(&t.to_string());
         assert_eq!(ok, t != "a4:b4+d4", "{t}: {a:?}");
     }

@@ -48,7 +48,13 @@ pub fn board_view(p: &Quadranj) -> BoardView {
             x: f as f32 + 0.5,
             y: r as f32 + 0.5,
             shape: Shape::Square,
-            class: if keep { "keep" } else if (f + r) % 2 == 0 { "dark" } else { "light" },
+            class: if keep {
+                "keep"
+            } else if (f + r) % 2 == 0 {
+                "dark"
+            } else {
+                "light"
+            },
             playable: true,
             pieces,
         });

@@ -111,10 +111,8 @@ pub const BLACK_TERRITORY: Bb256 = build(6);
 pub const BASES: [[Sq; 2]; 2] = [[sq(5, 3), sq(13, 3)], [sq(2, 11), sq(10, 11)]];
 
 /// Both Bases of a side as a set.
-pub const BASES_BB: [Bb256; 2] = [
-    Bb256::EMPTY.with(BASES[0][0]).with(BASES[0][1]),
-    Bb256::EMPTY.with(BASES[1][0]).with(BASES[1][1]),
-];
+pub const BASES_BB: [Bb256; 2] =
+    [Bb256::EMPTY.with(BASES[0][0]).with(BASES[0][1]), Bb256::EMPTY.with(BASES[1][0]).with(BASES[1][1])];
 
 /// The goal rank of each side (§2.3.2): rank 15 for Red, rank 1 for Black.
 pub const GOAL: [Bb256; 2] = [rank_bb(14), rank_bb(0)];

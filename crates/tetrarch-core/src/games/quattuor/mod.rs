@@ -21,9 +21,9 @@ mod moves;
 mod naive;
 mod notation;
 pub mod setup;
-mod view;
 #[cfg(test)]
 mod tests;
+mod view;
 
 use arrayvec::ArrayVec;
 
@@ -95,14 +95,14 @@ pub const CAPTURES: [u8; 8] = {
         x
     }
     [
-        m(&[ACE, JACK]),                          // 7
-        m(&[ACE, SEVEN]),                         // 8
-        m(&[ACE, EIGHT, SEVEN]),                  // 9
-        m(&[ACE, NINE, EIGHT, SEVEN]),            // T
-        m(&[KING, TEN, NINE, EIGHT]),             // J
-        m(&[JACK, TEN, NINE, EIGHT, SEVEN]),      // Q
-        m(&[QUEEN, TEN, NINE, EIGHT, SEVEN]),     // K
-        m(&[ACE, KING, QUEEN, JACK]),             // A
+        m(&[ACE, JACK]),                      // 7
+        m(&[ACE, SEVEN]),                     // 8
+        m(&[ACE, EIGHT, SEVEN]),              // 9
+        m(&[ACE, NINE, EIGHT, SEVEN]),        // T
+        m(&[KING, TEN, NINE, EIGHT]),         // J
+        m(&[JACK, TEN, NINE, EIGHT, SEVEN]),  // Q
+        m(&[QUEEN, TEN, NINE, EIGHT, SEVEN]), // K
+        m(&[ACE, KING, QUEEN, JACK]),         // A
     ]
 };
 

@@ -216,10 +216,7 @@ impl Quattuor {
     ) {
         let bases = BASES[self.side as usize];
         // Own Bases empty once the mover has left its cell.
-        let free = [
-            self.board[bases[0]] == 0 || bases[0] == from,
-            self.board[bases[1]] == 0 || bases[1] == from,
-        ];
+        let free = [self.board[bases[0]] == 0 || bases[0] == from, self.board[bases[1]] == 0 || bases[1] == from];
         for to in targets {
             let a = Action::new(from, to);
             out.push(a);
@@ -278,15 +275,8 @@ impl Quattuor {
     /// Plays a legal action.
     #[inline]
     pub(crate) fn make_action(&mut self, a: Action) -> Undo {
-        let mut u = Undo {
-            key: self.key,
-            mover: 0,
-            cap: NONE,
-            moved: self.moved,
-            locked: self.locked,
-            result: self.result,
-            ended: true,
-        };
+        let mut u =
+            Undo { key: self.key, mover: 0, cap: NONE, moved: self.moved, locked: self.locked, result: self.result, ended: true };
         if a.is_pass() {
             self.end_turn();
             return u;

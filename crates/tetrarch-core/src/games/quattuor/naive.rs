@@ -43,10 +43,7 @@ fn neighbours((r, f): Cell) -> Vec<Cell> {
     } else {
         [(0, -1), (0, 1), (1, 0), (1, 1), (-1, 0), (-1, 1)]
     };
-    d.iter()
-        .map(|&(dr, df)| (r + dr, f + df))
-        .filter(|&(rr, ff)| (1..=15).contains(&rr) && ff >= 0 && ff < width(rr))
-        .collect()
+    d.iter().map(|&(dr, df)| (r + dr, f + df)).filter(|&(rr, ff)| (1..=15).contains(&rr) && ff >= 0 && ff < width(rr)).collect()
 }
 
 fn own_bases(side: usize) -> [Cell; 2] {
@@ -125,12 +122,7 @@ impl Naive {
                 return Some(1 - side);
             }
         }
-        for side in 0..2 {
-            if self.cells.iter().any(|(&(r, _), &q)| q / 16 == side && q % 8 >= 5 && r == goal(side)) {
-                return Some(side);
-            }
-        }
-        None
+        (0..2).find(|&side| self.cells.iter().any(|(&(r, _), &q)| q / 16 == side && q % 8 >= 5 && r == goal(side)))
     }
 
     pub fn write(&self) -> String {

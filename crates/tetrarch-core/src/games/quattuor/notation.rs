@@ -3,10 +3,7 @@
 use super::board::*;
 use super::moves::Action;
 use super::value::*;
-use super::{
-    parse_piece, piece_code, side_of_piece, suit_of, value_of, Piece, Quattuor, MAX_ACTIONS, NONE, SUITS,
-    VALUES,
-};
+use super::{parse_piece, piece_code, side_of_piece, suit_of, value_of, Piece, Quattuor, MAX_ACTIONS, NONE, SUITS, VALUES};
 use crate::bitboard::Bb256;
 use crate::game::{PositionError, TokenError};
 use arrayvec::ArrayVec;
@@ -73,7 +70,10 @@ pub fn parse_position(s: &str) -> Result<Quattuor, PositionError> {
                 ));
             };
             let Some(v) = b.get(j + 1).and_then(|&x| VALUES.iter().position(|&y| y as u8 == x)) else {
-                return Err(ferr(1, format!("rank {rank_no}: suit letter `{}` is not followed by a value (7 8 9 T J Q K A)", c as char)));
+                return Err(ferr(
+                    1,
+                    format!("rank {rank_no}: suit letter `{}` is not followed by a value (7 8 9 T J Q K A)", c as char),
+                ));
             };
             if cell >= w {
                 return Err(ferr(1, format!("rank {rank_no}: more than {w} cells")));
@@ -182,10 +182,11 @@ pub fn parse_position(s: &str) -> Result<Quattuor, PositionError> {
         let s = pos.side as usize;
         for name in l.split(',') {
             let at = parse_square(name).ok_or_else(|| ferr(5, format!("`{name}` is not a square")))?;
-            let b = BASES[s].iter().position(|&x| x == at).ok_or_else(|| {
-                ferr(5, format!("{name} is not an own Base of the side to move"))
-            })?;
-            if !pos.piece_at(at).is_some_and(|p| side_of_piece(p) == s) {
+            let b = BASES[s]
+                .iter()
+                .position(|&x| x == at)
+                .ok_or_else(|| ferr(5, format!("{name} is not an own Base of the side to move")))?;
+            if pos.piece_at(at).is_none_or(|p| side_of_piece(p) != s) {
                 return Err(ferr(5, format!("{name} holds no piece of the side to move")));
             }
             if pos.locked >> b & 1 != 0 {
@@ -318,11 +319,7 @@ fn illegal(m: impl Into<String>) -> TokenError {
 /// Parses an action token in `p` (canonical form only, §8.4).
 pub fn parse_action(p: &Quattuor, t: &str) -> Result<Action, TokenError> {
     if t == "0000" {
-        return if p.result != super::result::NONE {
-            Err(illegal("the game is over"))
-        } else {
-            Ok(Action::PASS)
-        };
+        return if p.result != super::result::NONE { Err(illegal("the game is over")) } else { Ok(Action::PASS) };
     }
     let b = t.as_bytes();
     let grammar = "expected <from><to>[<from>]{/<piece>@<base>}, e.g. `f5g7`, `e5f7e5`, `k11k12/dK@f4`";
@@ -352,9 +349,7 @@ pub fn parse_action(p: &Quattuor, t: &str) -> Result<Action, TokenError> {
             return Err(malformed(format!("unexpected `{rest}`; {grammar}")));
         }
         for part in rest[1..].split('/') {
-            let (pc, base) = part
-                .split_once('@')
-                .ok_or_else(|| malformed(format!("rescue `{part}` is not <piece>@<base>")))?;
+            let (pc, base) = part.split_once('@').ok_or_else(|| malformed(format!("rescue `{part}` is not <piece>@<base>")))?;
             let r = parse_piece(pc).ok_or_else(|| malformed(format!("`{pc}` is not a piece code")))?;
             let at = parse_square(base).ok_or_else(|| malformed(format!("`{base}` is not a square")))?;
             rescues.push((r, at, base.to_string()));
@@ -378,9 +373,10 @@ pub fn parse_action(p: &Quattuor, t: &str) -> Result<Action, TokenError> {
         a = a.with_retreat();
     }
     for (r, at, name) in &rescues {
-        let bi = BASES[s].iter().position(|x| x == at).ok_or_else(|| {
-            illegal(format!("rescue onto {name}, which is not an own Base of the side to move"))
-        })?;
+        let bi = BASES[s]
+            .iter()
+            .position(|x| x == at)
+            .ok_or_else(|| illegal(format!("rescue onto {name}, which is not an own Base of the side to move")))?;
         a = a.with_rescue(bi, *r);
     }
     let mut legal = ArrayVec::<Action, MAX_ACTIONS>::new();
@@ -471,9 +467,7 @@ pub fn parse_setup(side: usize, t: &str) -> Result<Vec<(Piece, Sq)>, String> {
     let mut out = Vec::with_capacity(16);
     for (i, e) in entries.iter().enumerate() {
         let expect = side * 16 + i;
-        let (pc, at) = e
-            .split_once('@')
-            .ok_or_else(|| format!("entry {} `{e}` is not <piece>@<square>", i + 1))?;
+        let (pc, at) = e.split_once('@').ok_or_else(|| format!("entry {} `{e}` is not <piece>@<square>", i + 1))?;
         let p = parse_piece(pc).ok_or_else(|| format!("entry {} `{e}`: `{pc}` is not a piece code", i + 1))?;
         if p != expect {
             return Err(format!(
@@ -504,10 +498,7 @@ pub fn parse_setup(side: usize, t: &str) -> Result<Vec<(Piece, Sq)>, String> {
 /// The position after both set-ups (§4.3.2).
 pub fn from_setup(tokens: &[&str]) -> Result<Quattuor, PositionError> {
     if tokens.len() != 2 {
-        return Err(PositionError::new(format!(
-            "setup: expected 2 tokens (red, black), found {}",
-            tokens.len()
-        )));
+        return Err(PositionError::new(format!("setup: expected 2 tokens (red, black), found {}", tokens.len())));
     }
     let mut pos = Quattuor::empty();
     for (side, t) in tokens.iter().enumerate() {

@@ -117,7 +117,6 @@ pub fn random_setup(side: usize, seed: u64) -> String {
         let j = i + (rng.next() % (cells.len() - i) as u64) as usize;
         cells.swap(i, j);
     }
-    let parts: Vec<String> =
-        (0..16).map(|i| format!("{}@{}", piece_code(side * 16 + i), square_name(cells[i]))).collect();
+    let parts: Vec<String> = (0..16).map(|i| format!("{}@{}", piece_code(side * 16 + i), square_name(cells[i]))).collect();
     parts.join(",")
 }

@@ -15,11 +15,7 @@ const VALUE_TEXTS: [&str; 8] = ["7", "8", "9", "10", "J", "Q", "K", "A"];
 const ROW: f32 = 0.866_025_4;
 
 fn piece(p: Piece) -> PieceView {
-    PieceView::new(
-        format!("{}{}", VALUE_TEXTS[value_of(p)], SUIT_SYMBOLS[suit_of(p)]),
-        piece_code(p),
-        Some(side_of_piece(p)),
-    )
+    PieceView::new(format!("{}{}", VALUE_TEXTS[value_of(p)], SUIT_SYMBOLS[suit_of(p)]), piece_code(p), Some(side_of_piece(p)))
 }
 
 /// The board, the captured pieces and the state of the turn.

@@ -22,15 +22,15 @@ mod moves;
 mod naive;
 mod notation;
 mod rules;
-mod view;
 #[cfg(test)]
 mod tests;
+mod view;
 
 use crate::bitboard::Bb192;
 use crate::eval::{EvalSink, Weights};
 use crate::game::{Game, OptionKind, OptionSpec, Outcome, PositionError, Seat, TokenError};
 use board::{Geo, Sq, GEO13, GEO17};
-pub use moves::{Move, MoveList, MoveKind, MAX_PATH};
+pub use moves::{Move, MoveKind, MoveList, MAX_PATH};
 
 /// A man (uncrowned).
 pub const MAN: u8 = 0;
@@ -326,14 +326,8 @@ impl QueensKings {
 }
 
 /// The `UCI_Variant` names.
-pub const VARIANTS: &[&str] = &[
-    "queenskings",
-    "queenskings-teams",
-    "queenskings-duel",
-    "queenskings9",
-    "queenskings9-teams",
-    "queenskings9-duel",
-];
+pub const VARIANTS: &[&str] =
+    &["queenskings", "queenskings-teams", "queenskings-duel", "queenskings9", "queenskings9-teams", "queenskings9-duel"];
 
 fn combo(name: &str, value: &str, values: &[&'static str]) -> Result<usize, PositionError> {
     let v = value.to_ascii_lowercase();
@@ -374,12 +368,8 @@ impl Game for QueensKings {
                     [combo("QK_CrownInCapture", value, &["end", "continue", "final"])?]
             }
             "qk_queenlanding" => opts.queen_landing_free = combo("QK_QueenLanding", value, &["continue", "free"])? == 1,
-            "qk_capturedremoval" => {
-                opts.immediate_removal = combo("QK_CapturedRemoval", value, &["end", "immediate"])? == 1
-            }
-            "qk_eliminatedpieces" => {
-                opts.keep_eliminated = combo("QK_EliminatedPieces", value, &["remove", "keep"])? == 1
-            }
+            "qk_capturedremoval" => opts.immediate_removal = combo("QK_CapturedRemoval", value, &["end", "immediate"])? == 1,
+            "qk_eliminatedpieces" => opts.keep_eliminated = combo("QK_EliminatedPieces", value, &["remove", "keep"])? == 1,
             "qk_drawrounds" => {
                 opts.draw_rounds = value
                     .parse::<u32>()
@@ -391,11 +381,7 @@ impl Game for QueensKings {
                 opts.repetition_draw = match value.to_ascii_lowercase().as_str() {
                     "true" => true,
                     "false" => false,
-                    _ => {
-                        return Err(PositionError::new(format!(
-                            "option QK_RepetitionDraw: `{value}` is not true or false"
-                        )))
-                    }
+                    _ => return Err(PositionError::new(format!("option QK_RepetitionDraw: `{value}` is not true or false"))),
                 }
             }
             _ => return Err(PositionError::new(format!("unknown option `{name}`"))),

@@ -173,7 +173,16 @@ impl Naive {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn explore(&self, colour: usize, t: char, origin: Xy, at: Xy, captured: &mut Vec<Xy>, path: &mut Vec<Xy>, out: &mut Vec<Vec<Xy>>) {
+    fn explore(
+        &self,
+        colour: usize,
+        t: char,
+        origin: Xy,
+        at: Xy,
+        captured: &mut Vec<Xy>,
+        path: &mut Vec<Xy>,
+        out: &mut Vec<Vec<Xy>>,
+    ) {
         let mut js = self.jumps(colour, t, origin, at, captured);
         if js.is_empty() {
             out.push(path.clone());
@@ -238,8 +247,7 @@ impl Naive {
     /// The legal moves of `colour` as (is capture, path), ignoring the end
     /// of the game.
     pub fn moves_of(&self, colour: usize) -> Vec<(bool, Vec<Xy>)> {
-        let own: Vec<(Xy, char)> =
-            self.cells.iter().filter(|(_, &(c, _))| c == colour).map(|(&x, &(_, t))| (x, t)).collect();
+        let own: Vec<(Xy, char)> = self.cells.iter().filter(|(_, &(c, _))| c == colour).map(|(&x, &(_, t))| (x, t)).collect();
         let mut caps = Vec::new();
         for &(x, t) in &own {
             if !self.jumps(colour, t, x, x, &[]).is_empty() {

@@ -12,7 +12,8 @@ pub const START_17_DUEL: &str = "2nm1nm1nm1nm1nm1nm1nm2/3nm1nm1nm1nm1nm1nm3/4nm1
 /// §7.5: `queenskings9`, `queenskings9-teams`.
 pub const START_13: &str = "2nm1nm1nm1nm1nm2/3nm1nm1nm1nm3/wm11em/1wm9em1/wm11em/1wm9em1/wm11em/1wm9em1/wm11em/1wm9em1/wm11em/3sm1sm1sm1sm3/2sm1sm1sm1sm1sm2 s swne 0 1";
 /// §7.5: `queenskings9-duel`.
-pub const START_13_DUEL: &str = "2nm1nm1nm1nm1nm2/3nm1nm1nm1nm3/13/13/13/13/13/13/13/13/13/3sm1sm1sm1sm3/2sm1sm1sm1sm1sm2 s sn 0 1";
+pub const START_13_DUEL: &str =
+    "2nm1nm1nm1nm1nm2/3nm1nm1nm1nm3/13/13/13/13/13/13/13/13/13/3sm1sm1sm1sm3/2sm1sm1sm1sm1sm2 s sn 0 1";
 
 /// The start position string of the variant `opts` describes.
 pub fn start_string(opts: &Options) -> &'static str {
@@ -120,23 +121,16 @@ pub fn parse_position(s: &str, opts: Options) -> Result<QueensKings, PositionErr
                     return Err(err(format!("board: rank {rank_no}: type letter `{c}` without a seat letter before it")));
                 }
                 let shown = text[j..].chars().next().unwrap_or('?');
-                return Err(err(format!(
-                    "board: rank {rank_no}: `{shown}` is not a seat letter, type letter, digit or `/`"
-                )));
+                return Err(err(format!("board: rank {rank_no}: `{shown}` is not a seat letter, type letter, digit or `/`")));
             };
             let ty = match b.get(j + 1).map(|&t| t as char) {
                 Some('m') => MAN,
                 Some('k') => super::KING,
                 Some('q') => super::QUEEN,
-                _ => {
-                    return Err(err(format!("board: rank {rank_no}: seat letter `{c}` is not followed by m, k or q")))
-                }
+                _ => return Err(err(format!("board: rank {rank_no}: seat letter `{c}` is not followed by m, k or q"))),
             };
             if playing >> colour & 1 == 0 {
-                return Err(err(format!(
-                    "board: rank {rank_no}: seat `{c}` does not play in {}",
-                    variant_name(&opts)
-                )));
+                return Err(err(format!("board: rank {rank_no}: seat `{c}` does not play in {}", variant_name(&opts))));
             }
             if cell >= n {
                 return Err(err(format!("board: rank {rank_no} has more than {n} cells")));
@@ -164,10 +158,7 @@ pub fn parse_position(s: &str, opts: Options) -> Result<QueensKings, PositionErr
     let most = opts.start_count();
     for (c, &k) in counts.iter().enumerate() {
         if k > most {
-            return Err(err(format!(
-                "board: seat `{}` has {k} pieces, more than the {most} it starts with",
-                SEAT_LETTERS[c]
-            )));
+            return Err(err(format!("board: seat `{}` has {k} pieces, more than the {most} it starts with", SEAT_LETTERS[c])));
         }
     }
 
@@ -346,9 +337,7 @@ pub fn parse_move(p: &QueensKings, t: &str) -> Result<Move, TokenError> {
     let names: Vec<&str> = if capture {
         let parts: Vec<&str> = t.split('x').collect();
         if parts.iter().any(|part| !matches!(split_squares(part), Some(v) if v.len() == 1)) {
-            return Err(TokenError::Malformed(
-                "a capture is squares joined by `x`, e.g. `c5xe7xg9`".into(),
-            ));
+            return Err(TokenError::Malformed("a capture is squares joined by `x`, e.g. `c5xe7xg9`".into()));
         }
         parts
     } else {
@@ -378,9 +367,8 @@ pub fn parse_move(p: &QueensKings, t: &str) -> Result<Move, TokenError> {
     if legal.is_empty() {
         return Err(TokenError::Illegal("the game is over".into()));
     }
-    let same = |m: &Move| {
-        (m.kind() == MoveKind::Capture) == capture && m.len() == path.len() && m.squares().eq(path.iter().copied())
-    };
+    let same =
+        |m: &Move| (m.kind() == MoveKind::Capture) == capture && m.len() == path.len() && m.squares().eq(path.iter().copied());
     if let Some(m) = legal.iter().find(|m| same(m)) {
         return Ok(*m);
     }
@@ -389,9 +377,7 @@ pub fn parse_move(p: &QueensKings, t: &str) -> Result<Move, TokenError> {
         "a capture is compulsory".to_string()
     } else if !captures && capture {
         "there is no capture in this position".to_string()
-    } else if capture
-        && legal.iter().any(|m| m.len() > path.len() && m.squares().take(path.len()).eq(path.iter().copied()))
-    {
+    } else if capture && legal.iter().any(|m| m.len() > path.len() && m.squares().take(path.len()).eq(path.iter().copied())) {
         "the capture is not complete: the piece must jump on".to_string()
     } else {
         format!("{t} is not a legal move")

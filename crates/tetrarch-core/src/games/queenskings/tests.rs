@@ -268,10 +268,7 @@ fn man_crowned_queen_mid_capture() {
     assert_eq!(turns_of(&p), ["e11xg13"]);
     assert_eq!(piece(&after(&p, "e11xg13"), "g13"), Some((0, QUEEN)));
     let o = with("queenskings9-duel", |o| o.crown = CrownInCapture::Continue);
-    assert_eq!(
-        turns_of(&pos_with(o, s)).join(" "),
-        "e11xg13xi11 e11xg13xj10 e11xg13xk9 e11xg13xl8 e11xg13xm7"
-    );
+    assert_eq!(turns_of(&pos_with(o, s)).join(" "), "e11xg13xi11 e11xg13xj10 e11xg13xk9 e11xg13xl8 e11xg13xm7");
     let o = with("queenskings9-duel", |o| o.crown = CrownInCapture::Final);
     let p = pos_with(o, s);
     assert_eq!(turns_of(&p), ["e11xg13"]);
@@ -391,7 +388,9 @@ fn options_parse() {
         }
     );
     let before = o;
-    for (n, v) in [("QK_CrownInCapture", "never"), ("QK_DrawRounds", "1001"), ("QK_DrawRounds", "-1"), ("QK_RepetitionDraw", "yes")] {
+    for (n, v) in
+        [("QK_CrownInCapture", "never"), ("QK_DrawRounds", "1001"), ("QK_DrawRounds", "-1"), ("QK_RepetitionDraw", "yes")]
+    {
         assert!(QueensKings::set_option(&mut o, n, v).is_err(), "{n} {v}");
     }
     assert_eq!(o, before);
@@ -452,7 +451,11 @@ fn bad_position_strings() {
         ("queenskings9-duel", "13/13/4nm8/13/13/13/13/3nm9/2sm10/1nm11/13/13/nm9sm2 s sn 0 1", "Queen edge"),
         ("queenskings9-duel", "sm12/13/4nm8/13/13/13/13/3nm9/2sm10/1nm11/13/13/10sm2 s sn 0 1", "Queen edge"),
         ("queenskings9-duel", "nk1nk1nk1nk1nk1nk1nk1/13/4nm8/13/13/13/13/3nm9/2sm10/1nm11/13/13/10sm2 s sn 0 1", "rank 13"),
-        ("queenskings9-duel", "nk1nk1nk1nk1nk1nk1nk/1nk1nk1nk7/4nm8/13/13/13/13/3nm9/2sm10/1nm11/13/13/10sm2 s sn 0 1", "more than the 9"),
+        (
+            "queenskings9-duel",
+            "nk1nk1nk1nk1nk1nk1nk/1nk1nk1nk7/4nm8/13/13/13/13/3nm9/2sm10/1nm11/13/13/10sm2 s sn 0 1",
+            "more than the 9",
+        ),
         ("queenskings9-duel", "13/13/4nm8/13/13/13/13/3nm9/2sm10/1nm11/13/13/10sm2 w sn 0 1", "seat to move"),
         ("queenskings9-duel", "13/13/4nm8/13/13/13/13/3nm9/2sm10/1nm11/13/13/10sm2 sn sn 0 1", "seat to move"),
         ("queenskings9-duel", "13/13/4nm8/13/13/13/13/3nm9/2sm10/1nm11/13/13/10sm2 s n 0 1", "not in the game"),
@@ -476,7 +479,8 @@ fn bad_position_strings() {
         assert!(e.0.contains(why), "{s}: `{e}` should mention `{why}`");
     }
     // ...the same strings are fine where the rule does not apply
-    assert!(QueensKings::from_position_string(&E6.replace("swne", "sne"), &with("queenskings9", |o| o.keep_eliminated = true)).is_ok());
+    assert!(QueensKings::from_position_string(&E6.replace("swne", "sne"), &with("queenskings9", |o| o.keep_eliminated = true))
+        .is_ok());
     assert!(QueensKings::from_position_string(&E6.replace("swne", "sne"), &opts_of("queenskings9-teams")).is_ok());
     // a finished game: all seats in the game on one side, no move needed
     let p = pos("queenskings9-duel", "13/13/13/13/13/13/13/13/13/13/13/1nm11/sm12 s s 0 1");
@@ -490,9 +494,9 @@ fn bad_tokens() {
     let start = QueensKings::startpos(&opts_of("queenskings-duel"));
     for (g, t, illegal) in [
         (&p, "c5xe7", None),
-        (&p, "k1j2", Some(true)),   // capture compulsory
-        (&p, "c5xa3", Some(true)),  // not a legal jump
-        (&p, "c5e7", Some(true)),   // a capture written without x
+        (&p, "k1j2", Some(true)),  // capture compulsory
+        (&p, "c5xa3", Some(true)), // not a legal jump
+        (&p, "c5e7", Some(true)),  // a capture written without x
         (&p, "0000", Some(true)),
         (&p, "c5", Some(false)),
         (&p, "c5xe7x", Some(false)),
@@ -500,16 +504,16 @@ fn bad_tokens() {
         (&p, "c5xe7f8", Some(false)),
         (&p, "C5xE7", Some(false)),
         (&p, "c05xe7", Some(false)),
-        (&p, "c5xq7", Some(false)),  // off the 13×13 board
+        (&p, "c5xq7", Some(false)), // off the 13×13 board
         (&p, "c5xe14", Some(false)),
-        (&p, "c4xe6", Some(false)),  // light squares
+        (&p, "c4xe6", Some(false)), // light squares
         (&p, "", Some(false)),
         (&p, "c5-e7", Some(false)),
         (&q, "a1xd4xg1", None),
-        (&q, "a1xd4", Some(true)),   // not maximal
+        (&q, "a1xd4", Some(true)),    // not maximal
         (&q, "a1xe5xg3", Some(true)), // not maximal
-        (&q, "a1xf6", Some(true)),   // landing rule
-        (&q, "a1xb2", Some(true)),   // impossible path
+        (&q, "a1xf6", Some(true)),    // landing rule
+        (&q, "a1xb2", Some(true)),    // impossible path
         (&start, "e3f4", None),
         (&start, "e3f4g5", Some(true)),
         (&start, "e3xf4", Some(true)),

@@ -52,7 +52,6 @@ const HALF: usize = 98;
 /// Cells of the full frame (14 × 14).
 const FULL: usize = 196;
 
-
 /// The cell of seat 0's frame (file, rank) that `s` is for `seat`.
 #[inline(always)]
 pub fn frame(seat: usize, s: Sq) -> (usize, usize) {
@@ -73,13 +72,7 @@ fn default_pst(ty: usize) -> [i32; HALF] {
     while i < HALF {
         let (f, r) = (i % 7, i / 7);
         t[i] = match ty {
-            PAWN => {
-                if r >= 1 {
-                    5 * (r as i32 - 1)
-                } else {
-                    0
-                }
-            }
+            PAWN if r >= 1 => 5 * (r as i32 - 1),
             KNIGHT | BISHOP | QUEEN => 3 * centre_bonus(sq(f, r)),
             _ => 0,
         };
@@ -161,9 +154,11 @@ crate::weights! {
 }
 
 /// The material weight of each type.
-const MATERIAL: [Option<usize>; COUNT] = [Some(w::PAWN), None, Some(w::KNIGHT), Some(w::BISHOP), Some(w::ROOK), Some(w::QUEEN), None];
+const MATERIAL: [Option<usize>; COUNT] =
+    [Some(w::PAWN), None, Some(w::KNIGHT), Some(w::BISHOP), Some(w::ROOK), Some(w::QUEEN), None];
 /// The mobility weight of each type.
-const MOBILITY_W: [Option<usize>; COUNT] = [None, None, Some(w::MOB_KNIGHT), Some(w::MOB_BISHOP), Some(w::MOB_ROOK), Some(w::MOB_QUEEN), None];
+const MOBILITY_W: [Option<usize>; COUNT] =
+    [None, None, Some(w::MOB_KNIGHT), Some(w::MOB_BISHOP), Some(w::MOB_ROOK), Some(w::MOB_QUEEN), None];
 /// The index of a type among P N B R Q (threats).
 const THREAT_IDX: [usize; COUNT] = [0, 0, 1, 2, 3, 4, 0];
 

@@ -12,9 +12,9 @@ mod moves;
 mod notation;
 pub mod pgn4;
 mod rules;
-mod view;
 #[cfg(test)]
 mod tests;
+mod view;
 
 use arrayvec::ArrayVec;
 
@@ -63,7 +63,7 @@ pub struct TeamChess {
 }
 
 static CASTLE_KEYS: [u64; 8] = crate::zobrist::keys(0x4341_5354_4C45);
-static EP_KEYS: [u64; 4 * CELLS] = crate::zobrist::keys(0x4550_4153_53);
+static EP_KEYS: [u64; 4 * CELLS] = crate::zobrist::keys(0x0045_5041_5353);
 
 impl TeamChess {
     /// The man on a cell as (seat, type).

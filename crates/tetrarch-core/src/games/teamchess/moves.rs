@@ -3,10 +3,10 @@
 use super::{castle, TeamChess, MAX_ACTIONS};
 use crate::bitboard::Bb256;
 use crate::games::chess4::board::*;
+use crate::games::chess4::enemies_mask;
 use crate::games::chess4::keys;
 use crate::games::chess4::men::{code, code_seat, code_type, NO_KING};
 use crate::games::chess4::piece::*;
-use crate::games::chess4::enemies_mask;
 use arrayvec::ArrayVec;
 
 /// A move: `from` (bits 0–7), `to` (8–15), promotion type (16–18, 0 none),
@@ -278,14 +278,7 @@ impl TeamChess {
     /// Plays a legal move.
     pub(super) fn make_move(&mut self, m: Move) -> Undo {
         let s = self.side as usize;
-        let undo = Undo {
-            captured: 0,
-            moved: 0,
-            castling: self.castling,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            key: self.key,
-        };
+        let undo = Undo { captured: 0, moved: 0, castling: self.castling, ep: self.ep, halfmove: self.halfmove, key: self.key };
         let mut undo = undo;
         let (from, to) = (m.from(), m.to());
         let c = self.men.board[from];
@@ -425,8 +418,6 @@ impl TeamChess {
 
     /// Whether seat `s`'s King is attacked by an enemy.
     pub(super) fn in_check(&self, s: usize) -> bool {
-        self.men.has_king(s)
-            && self.men.attacked(self.men.kings[s] as Sq, self.men.men_of(enemies_mask(s)), self.men.occ)
+        self.men.has_king(s) && self.men.attacked(self.men.kings[s] as Sq, self.men.men_of(enemies_mask(s)), self.men.occ)
     }
-
 }

@@ -88,10 +88,7 @@ fn finish(mut p: TeamChess, king_count: [u32; 4]) -> Result<TeamChess, PositionE
     if king_count.iter().all(|&n| n == 1) {
         let last = (p.side as usize + 3) & 3;
         if p.in_check(last) {
-            return Err(err(format!(
-                "board: the King of `{}`, who moved last, is attacked",
-                COLOURS[last]
-            )));
+            return Err(err(format!("board: the King of `{}`, who moved last, is attacked", COLOURS[last])));
         }
     }
     p.key = p.compute_key();
@@ -153,9 +150,8 @@ pub fn parse_position(s: &str, rules: Options) -> Result<TeamChess, PositionErro
             }
             let c = chars[j];
             let seat = colour_seat(c).ok_or_else(|| err(format!("board: rank {rank_no}: unknown colour letter `{c}`")))?;
-            let pc = *chars
-                .get(j + 1)
-                .ok_or_else(|| err(format!("board: rank {rank_no}: colour `{c}` without a piece letter")))?;
+            let pc =
+                *chars.get(j + 1).ok_or_else(|| err(format!("board: rank {rank_no}: colour `{c}` without a piece letter")))?;
             let ty = piece_type(pc).ok_or_else(|| err(format!("board: rank {rank_no}: unknown piece letter `{pc}`")))?;
             if cell >= files.len() {
                 return Err(err(format!("board: rank {rank_no}: too many cells (it has {})", files.len())));
@@ -181,7 +177,8 @@ pub fn parse_position(s: &str, rules: Options) -> Result<TeamChess, PositionErro
         let mut last: Option<usize> = None;
         let mut j = 0;
         while j < chars.len() {
-            let seat = colour_seat(chars[j]).ok_or_else(|| err(format!("castling: `{cf}`: unknown colour letter `{}`", chars[j])))?;
+            let seat =
+                colour_seat(chars[j]).ok_or_else(|| err(format!("castling: `{cf}`: unknown colour letter `{}`", chars[j])))?;
             if last.is_some_and(|l| seat <= l) {
                 return Err(err(format!("castling: `{cf}` has repeated or out-of-order letters (order r b y g)")));
             }

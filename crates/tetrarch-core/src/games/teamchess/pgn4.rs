@@ -150,7 +150,8 @@ pub fn read(text: &str, opts: &Options) -> Result<Record, PositionError> {
         }
     }
     let start_fen = tags.iter().find(|t| t.0 == "StartFen4").map(|t| t.1.as_str()).unwrap_or(START_FEN4);
-    let start = TeamChess::from_position_string(start_fen, opts).map_err(|e| PositionError::new(format!("PGN4: StartFen4: {e}")))?;
+    let start =
+        TeamChess::from_position_string(start_fen, opts).map_err(|e| PositionError::new(format!("PGN4: StartFen4: {e}")))?;
     // Strip comments.
     let mut clean = String::new();
     let mut depth = 0;
@@ -165,7 +166,9 @@ pub fn read(text: &str, opts: &Options) -> Result<Record, PositionError> {
     let mut p = start.clone();
     let mut turns = Vec::new();
     for word in clean.split_whitespace() {
-        if word == ".." || word == "*" || word.ends_with('.') && word[..word.len() - 1].bytes().all(|b| b.is_ascii_digit())
+        if word == ".."
+            || word == "*"
+            || word.ends_with('.') && word[..word.len() - 1].bytes().all(|b| b.is_ascii_digit())
             || ["1-0", "0-1", "1/2-1/2"].contains(&word)
         {
             continue;
@@ -174,7 +177,8 @@ pub fn read(text: &str, opts: &Options) -> Result<Record, PositionError> {
             continue; // timeout, resignation, stalemate, mate marks of chess.com
         }
         let tok = read_move(&p, word).map_err(|e| PositionError::new(format!("PGN4: move {} `{word}`: {e}", turns.len() + 1)))?;
-        let acts = parse_turn(&p, &tok).map_err(|e| PositionError::new(format!("PGN4: move {} `{word}`: {e}", turns.len() + 1)))?;
+        let acts =
+            parse_turn(&p, &tok).map_err(|e| PositionError::new(format!("PGN4: move {} `{word}`: {e}", turns.len() + 1)))?;
         p.make(acts[0]);
         turns.push(tok);
     }

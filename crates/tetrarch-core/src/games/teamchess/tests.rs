@@ -211,10 +211,8 @@ mod properties {
 fn pgn4_round_trip() {
     let opts = Options::default();
     let start = TeamChess::startpos(&opts);
-    let turns: Vec<String> = ["h2h4", "b8c8", "h13h11", "m8l8", "i1f4", "a9c7", "j14i12", "n9l7"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let turns: Vec<String> =
+        ["h2h4", "b8c8", "h13h11", "m8l8", "i1f4", "a9c7", "j14i12", "n9l7"].iter().map(|s| s.to_string()).collect();
     let names = ["R".into(), "B".into(), "Y".into(), "G".into()];
     let text = pgn4::write(&start, &turns, &names).unwrap();
     assert!(text.contains("[Variant \"Teams\"]") && text.contains("[StartFen4 \"R-0,0,0,0-1,1,1,1-1,1,1,1-"), "{text}");
@@ -224,7 +222,8 @@ fn pgn4_round_trip() {
     assert_eq!(rec.turns, turns);
     assert_eq!(rec.start.position_string(), START);
     // chess.com style with captures, checks and comments reads too.
-    let rec = pgn4::read("[Variant \"Teams\"]\n1. h2-h4 { a comment } .. b8-c8 .. h13-h11 .. m8-l8\n2. Bi1-f4+ ..", &opts).unwrap();
+    let rec =
+        pgn4::read("[Variant \"Teams\"]\n1. h2-h4 { a comment } .. b8-c8 .. h13-h11 .. m8-l8\n2. Bi1-f4+ ..", &opts).unwrap();
     assert_eq!(rec.turns.len(), 5);
     assert!(pgn4::read("1. h2-h5", &opts).is_err());
 }
