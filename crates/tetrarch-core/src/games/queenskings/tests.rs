@@ -828,6 +828,7 @@ fn the_nine_by_nine_variants_play_with_their_tuned_weights() {
         let m = [super::eval::w::MAN, super::eval::w::KING, super::eval::w::QUEEN].map(|i| d.values[i]);
         assert!(m[0] < m[1] && m[1] < m[2], "{v}: {m:?}");
     }
-    let (nine, big) = (super::QueensKings::default_weights("queenskings9-duel"), super::QueensKings::default_weights("queenskings-duel"));
+    let (nine, big) =
+        (super::QueensKings::default_weights("queenskings9-duel"), super::QueensKings::default_weights("queenskings-duel"));
     assert_eq!(nine.values, big.values);
 }
