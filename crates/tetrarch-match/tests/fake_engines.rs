@@ -139,6 +139,26 @@ fn engine_text_is_escaped_in_the_output_and_the_pgn() {
     }
 }
 
+/// Whether process `pid` runs (a zombie waiting for init does not).
+fn alive(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|st| st.rsplit(')').next().and_then(|r| r.split_whitespace().next()) != Some("Z"))
+}
+
+/// The processes of `list` (one pid a line) still running after up to 3 s;
+/// they are killed, so a failing test leaves nothing behind.
+fn still_running_after_3s(list: &str) -> Vec<String> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    while list.lines().any(alive) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let left: Vec<String> = list.lines().filter(|p| alive(p)).map(String::from).collect();
+    for p in &left {
+        let _ = Command::new("kill").arg("-9").arg(p).status();
+    }
+    left
+}
+
 /// Issue 26, defect 7: an engine started through a shell wrapper (without
 /// `exec`) that hangs left its real process alive after its forfeit and
 /// after the runner exited. Each engine gets its own process group, and the
@@ -172,21 +192,9 @@ fn a_wrapped_engine_is_killed_with_its_process_group() {
     ]);
     let recs = read_records(&rec).unwrap();
     let list = std::fs::read_to_string(&pids).unwrap_or_default();
-    let pids: Vec<&str> = list.lines().collect();
-    // The stuck processes (one per game): gone, or a zombie waiting for init.
-    let alive = |pid: &str| {
-        std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .is_ok_and(|st| st.rsplit(')').next().and_then(|r| r.split_whitespace().next()) != Some("Z"))
-    };
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
-    while pids.iter().any(|p| alive(p)) && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let left: Vec<&str> = pids.iter().copied().filter(|p| alive(p)).collect();
-    for p in &left {
-        let _ = Command::new("kill").arg("-9").arg(p).status();
-    }
-    assert!(pids.len() >= 2, "{list:?} {}", text(&out));
+    // The stuck processes (one per game).
+    let left = still_running_after_3s(&list);
+    assert!(list.lines().count() >= 2, "{list:?} {}", text(&out));
     assert!(left.is_empty(), "engine processes left running: {left:?}");
     assert_b_forfeits(&out, &recs, 2, "time forfeit");
 }
@@ -647,10 +655,6 @@ fn an_interrupted_runner_leaves_no_engine_and_no_false_record() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let alive = |pid: &str| {
-        std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .is_ok_and(|st| st.rsplit(')').next().and_then(|r| r.split_whitespace().next()) != Some("Z"))
-    };
     // B's process of the start check, then B's process of the game: wait
     // for the second, then let the game reach B's turn (B never answers).
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
@@ -663,15 +667,7 @@ fn an_interrupted_runner_leaves_no_engine_and_no_false_record() {
     Command::new("kill").arg("-TERM").arg(child.id().to_string()).status().unwrap();
     let status = child.wait().unwrap();
     assert_eq!(status.signal(), Some(15), "{status:?}");
-    let list = std::fs::read_to_string(&pids).unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
-    while list.lines().any(alive) && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let left: Vec<&str> = list.lines().filter(|p| alive(p)).collect();
-    for p in &left {
-        let _ = Command::new("kill").arg("-9").arg(p).status();
-    }
+    let left = still_running_after_3s(&std::fs::read_to_string(&pids).unwrap());
     assert!(left.is_empty(), "engines left running: {left:?}");
     assert_eq!(read_records(&rec).unwrap_or_default().len(), 0);
 }
