@@ -213,6 +213,19 @@ fn win_places(n: usize, mover: Seat, winners: &[Seat], out_order: &[Seat], in_ga
     g
 }
 
+/// Free-for-all: after `mover`'s turn, the seats skipped before `next`
+/// (the next mover) went out; adds them to `out_order` (the seats in the
+/// order they went out), once each.
+pub fn note_seats_out(out_order: &mut Vec<usize>, mover: usize, next: usize, n: usize) {
+    let mut s = (mover + 1) % n;
+    while s != next && s != mover {
+        if !out_order.contains(&s) {
+            out_order.push(s);
+        }
+        s = (s + 1) % n;
+    }
+}
+
 /// The places of a free-for-all game that ended by the rules (`outcome`)
 /// or by a drawn adjudication (`None`), best first: see [`win_places`]; in
 /// a draw the drawing seats first, then the other seats still in, then
@@ -430,16 +443,8 @@ pub fn play_game<G: GameInfo>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) -
         turns.push(canonical);
         times.push(used);
         scores.push((mover, score));
-        // Free-for-all: the seats skipped before the next mover went out.
         if fmt == Format::FreeForAll && pos.outcome().is_none() {
-            let next = pos.to_move();
-            let mut s = (mover + 1) % n;
-            while s != next && s != mover {
-                if !out_order.contains(&s) {
-                    out_order.push(s);
-                }
-                s = (s + 1) % n;
-            }
+            note_seats_out(&mut out_order, mover, pos.to_move(), n);
         }
     };
 

@@ -18,7 +18,7 @@ use tetrarch_core::game::Seat;
 use tetrarch_core::turns::play_turn;
 use tetrarch_match::games::{format_of, Format, GameInfo};
 use tetrarch_match::openings::make_opening;
-use tetrarch_match::play::{free_for_all_places, places_to_points};
+use tetrarch_match::play::{free_for_all_places, note_seats_out, places_to_points};
 use tetrarch_search::{Config, Limits, Score, Searcher};
 
 use crate::data::{self, GameEnd, Header, Sample};
@@ -173,15 +173,7 @@ fn play_game<G: GameInfo>(
         play_turn(&mut pos, &res.best);
         turns += 1;
         if fmt == Format::FreeForAll && pos.outcome().is_none() {
-            // The seats skipped before the next mover went out.
-            let next = pos.to_move();
-            let mut s = (mover + 1) % n;
-            while s != next && s != mover {
-                if !out_order.contains(&s) {
-                    out_order.push(s);
-                }
-                s = (s + 1) % n;
-            }
+            note_seats_out(&mut out_order, mover, pos.to_move(), n);
         }
     };
     let points: Vec<f64> = match fmt {
