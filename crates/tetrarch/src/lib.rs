@@ -121,7 +121,12 @@ impl Engine {
 
     /// An engine writing to `out`, playing `variant` (`None` if unknown).
     pub fn with_variant(out: Out, variant: &str) -> Option<Self> {
-        let settings = Settings::default();
+        Self::with_settings(out, variant, Settings::default())
+    }
+
+    /// An engine playing `variant` with these engine settings (`None` for
+    /// an unknown variant).
+    pub fn with_settings(out: Out, variant: &str, settings: Settings) -> Option<Self> {
         let session = new_session(variant, &settings)?;
         let start_variant = session.variant();
         Some(Engine { out, settings, session, job: None, start_variant })
