@@ -5,7 +5,7 @@
 #![warn(missing_docs)]
 
 use criterion::{black_box, criterion_main, Criterion};
-use tetrarch_core::game::Game;
+use tetrarch_core::game::{Game, Notation, Rules};
 use tetrarch_core::games::fourchess::{FourChess, Options};
 use tetrarch_core::games::quadranj::Quadranj;
 use tetrarch_core::games::quattuor::Quattuor;
@@ -60,7 +60,7 @@ fn fourchess(c: &mut Criterion) {
 }
 
 fn teamchess(c: &mut Criterion) {
-    let opts = <TeamChess as Game>::default_options("teamchess");
+    let opts = <TeamChess as Rules>::default_options("teamchess");
     let start = TeamChess::startpos(&opts);
     generation(c, "teamchess/start", &start);
     let mut group = c.benchmark_group("teamchess/perft");
@@ -73,7 +73,7 @@ fn teamchess(c: &mut Criterion) {
 }
 
 fn quattuor(c: &mut Criterion) {
-    let opts = <Quattuor as Game>::default_options("quattuor");
+    let opts = <Quattuor as Rules>::default_options("quattuor");
     let start = Quattuor::startpos(&opts);
     generation(c, "quattuor/start", &start);
     // Black's first turn: two actions allowed (61,017 turns).
@@ -92,7 +92,7 @@ fn quattuor(c: &mut Criterion) {
 
 fn queenskings(c: &mut Criterion) {
     for (variant, d4) in [("queenskings", 15_193u64), ("queenskings9-duel", 12_544)] {
-        let opts = <QueensKings as Game>::default_options(variant);
+        let opts = <QueensKings as Rules>::default_options(variant);
         let start = QueensKings::startpos(&opts);
         generation(c, &format!("{variant}/start"), &start);
         let mut group = c.benchmark_group(format!("{variant}/perft"));
@@ -107,7 +107,7 @@ fn queenskings(c: &mut Criterion) {
 
 fn quadranj(c: &mut Criterion) {
     for (variant, a2) in [("quadranj", 9_076u64), ("quadranj4", 4_556)] {
-        let opts = <Quadranj as Game>::default_options(variant);
+        let opts = <Quadranj as Rules>::default_options(variant);
         let start = Quadranj::startpos(&opts);
         generation(c, &format!("{variant}/start"), &start);
         let mut group = c.benchmark_group(format!("{variant}/perft"));

@@ -6,14 +6,14 @@
 //! actions one seat plays before the next seat is to move: one action in
 //! chess and checkers, up to two in Quattuor Reges and Quadranj. The side to
 //! move stays the same between the actions of a turn; a position in the
-//! middle of a turn says so ([`Game::at_turn_start`] is false).
+//! middle of a turn says so ([`Rules::at_turn_start`] is false).
 //!
 //! A turn is over after an action when the position is back at a turn start
 //! or the game is over. Turn tokens are built from actions generically
 //! ([`crate::turns`]), so a game only has to say what one action is.
 //!
 //! Seats are numbered `0..seats()` internally (`p1` is seat 0). Every seat
-//! belongs to a **side** ([`Game::side_of`]): the seat itself in 2-player
+//! belongs to a **side** ([`Rules::side_of`]): the seat itself in 2-player
 //! and free-for-all games, its team in team games. Search values are for a
 //! side; the search never asks which game it plays.
 
@@ -193,114 +193,66 @@ impl<A: Send, const N: usize> ActionList<A> for arrayvec::ArrayVec<A, N> {
     }
 }
 
-/// A game: positions, actions, rules and notation.
+/// The rules of a game: positions, seats, legal actions, making and taking
+/// them back, outcomes, keys and rule options. What every user of a position
+/// needs (perft, the search, the protocol, the runner).
 ///
 /// Implementations are plain values (`Clone`); `make`/`unmake` change a
 /// position in place and must restore it exactly, hash included.
-pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
+pub trait Rules: Clone + Send + Sync + fmt::Debug + 'static {
     /// One action: a move, or a pass / end of turn.
     type Action: Copy + Eq + Hash + fmt::Debug + Send + Sync + Default + 'static;
+
     /// What `make` returns so `unmake` can restore the position.
     type Undo: Copy + Send;
+
     /// A list of legal actions, sized for the game.
     type Actions: ActionList<Self::Action>;
+
     /// The rule options (and, for games with several variants, which one).
     type Options: Clone + fmt::Debug + Send + Sync + PartialEq + 'static;
-
-    // ---- variants and options -------------------------------------------
 
     /// Whether every action is a whole turn (chess, checkers): lets perft
     /// count its last level in bulk.
     const ONE_ACTION_PER_TURN: bool;
-    /// Whether [`Game::outcome`] is a constant-time read of the position and
-    /// every position without legal actions has an outcome (a seat that
-    /// cannot act passes, and the game records its end in `make`). The
-    /// search then asks `outcome` instead of listing the actions before it
-    /// stands pat in quiescence. The default: no (chess decides mate by
-    /// listing the moves).
-    const QUICK_OUTCOME: bool = false;
-    /// How many more turns a seat plays, typically, from a position of the
-    /// game: the search spends its clock over that many turns when `go`
-    /// gives no `movestogo`. Game knowledge (how long games last); the
-    /// default suits long games. A turn is one search, however many
-    /// actions it has.
-    const TURNS_TO_GO: u32 = 30;
+
     /// The `UCI_Variant` names this game implements.
     const VARIANTS: &'static [&'static str];
+
     /// The options of `variant` with the spec's defaults.
     fn default_options(variant: &str) -> Self::Options;
+
     /// The game's own `setoption` options for `variant`.
     fn option_specs(variant: &str) -> Vec<OptionSpec>;
+
     /// Sets option `name` (already matched case-insensitively against
-    /// [`Game::option_specs`]) to `value`; an invalid value is an error and
+    /// [`Rules::option_specs`]) to `value`; an invalid value is an error and
     /// leaves `opts` unchanged.
     fn set_option(opts: &mut Self::Options, name: &str, value: &str) -> Result<(), PositionError>;
+
     /// Applies options that act on the current position at once (the spec
     /// says which); the default does nothing.
     fn apply_options(&mut self, _opts: &Self::Options) {}
 
-    // ---- positions --------------------------------------------------------
-
     /// The start position under `opts`.
     fn startpos(opts: &Self::Options) -> Self;
-    /// Parses a position string (strict, with a message naming the field).
-    fn from_position_string(s: &str, opts: &Self::Options) -> Result<Self, PositionError>;
-    /// The canonical position string.
-    fn position_string(&self) -> String;
-    /// The position after every seat's secret set-up choice, for games that
-    /// have one (`position setup …`).
-    fn from_setup(_tokens: &[&str], _opts: &Self::Options) -> Result<Self, PositionError> {
-        Err(PositionError::new("this game has no set-up phase"))
-    }
-    /// The engine's proposal for `seat`'s secret set-up choice (`go setup`),
-    /// varied by `seed`; `None` for games without one.
-    fn propose_setup(_opts: &Self::Options, _seat: Seat, _seed: u64) -> Option<String> {
-        None
-    }
-    /// Other notations of the position that `d` prints after `Position:`
-    /// (`teamchess`: `FEN4`), as (label, text).
-    fn alt_notations(&self) -> Vec<(&'static str, String)> {
-        Vec::new()
-    }
-    /// The game from `start` through `turns` (legal turn tokens) in the
-    /// game's record format (PGN4 for `teamchess`), or `None` if it has none.
-    fn write_record(_start: &Self, _turns: &[String]) -> Option<Result<String, PositionError>> {
-        None
-    }
-    /// Reads a record written in that format: the start position and the
-    /// turns, or `None` if the game has no record format.
-    fn read_record(_text: &str, _opts: &Self::Options) -> Option<Result<(Self, Vec<String>), PositionError>> {
-        None
-    }
-    /// A text picture of the board for `d`.
-    fn render(&self) -> String;
-    /// A picture of the board for graphical front ends (`query board`,
-    /// [`crate::view`]), or `None` for a game that has none yet.
-    fn board_view(&self) -> Option<crate::view::BoardView> {
-        None
-    }
-    /// The cells a person points at to choose action `a` in a front end,
-    /// in order: where it starts, any cells it passes, where it ends (none
-    /// for a pass). The default reads the square names in the action's token
-    /// ([`crate::view::token_cells`]).
-    fn action_cells(&self, a: Self::Action) -> Vec<String> {
-        crate::view::token_cells(&action_string(self, a))
-    }
-
-    // ---- seats and turns ----------------------------------------------------
 
     /// Number of seats (2 or 4).
     fn seats(&self) -> usize;
+
     /// The seat to move.
     fn to_move(&self) -> Seat;
+
     /// The side (team, or the seat itself) that `seat` plays for. Search
     /// values belong to sides: a seat maximises its side's value.
     fn side_of(&self, seat: Seat) -> usize;
+
     /// Whether the position is at the start of a turn (not between two actions
     /// of one turn).
     fn at_turn_start(&self) -> bool {
         true
     }
+
     /// Whether `seat` is still in the game (games where seats go out: Queens
     /// & Kings, Quadranj). Free-for-all places depend on it: after a win the
     /// seats still in share the place below the winner (Quadranj §6.9),
@@ -308,23 +260,11 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn seat_in_game(&self, _seat: Seat) -> bool {
         true
     }
-    /// The protocol name of a seat's colour, for `d` (`White`, `Red`, …).
-    fn seat_name(&self, seat: Seat) -> &'static str;
-
-    // ---- rules --------------------------------------------------------------
 
     /// Every legal action in this position (none when the game is over). For
     /// a seat whose only turn is a pass, the pass action.
     fn legal_actions(&self, out: &mut Self::Actions);
-    /// The actions a search considers: every legal action by default. A
-    /// game whose lists can be too long to generate within a move's time may
-    /// leave out a documented class of actions (Quadranj: long unstacking
-    /// chains), keeping the list non-empty whenever `legal_actions` is and
-    /// deterministic per position. Rules, perft and the protocol's legality
-    /// checks always use `legal_actions`.
-    fn search_actions(&self, out: &mut Self::Actions) {
-        self.legal_actions(out)
-    }
+
     /// Whether `a` is one of the legal actions (a game whose lists can be
     /// huge answers without generating them all).
     fn is_legal(&self, a: Self::Action) -> bool {
@@ -332,26 +272,24 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         self.legal_actions(&mut list);
         list.contains(&a)
     }
+
     /// Plays a legal action.
     fn make(&mut self, a: Self::Action) -> Self::Undo;
+
     /// Takes back the action `make` just played.
     fn unmake(&mut self, a: Self::Action, undo: Self::Undo);
+
     /// The outcome if the game is over by the rules that depend on the
     /// position alone.
     fn outcome(&self) -> Option<Outcome>;
+
     /// The outcome by rules that depend on the game's history (repetition),
     /// given the keys of the earlier turn-start positions of the game (oldest
     /// first, the current position excluded). The default: none.
     fn history_outcome(&self, _history: &[u64]) -> Option<Outcome> {
         None
     }
-    /// What a search should expect when this position repeats one on its
-    /// path (the repetition then completes): `None` for a draw (the
-    /// default), or the game's outcome by repetition (Quadranj §6.6: the
-    /// captures decide).
-    fn repetition_outcome(&self) -> Option<Outcome> {
-        None
-    }
+
     /// Switches the rules that depend on the turns played from this position
     /// *and change it* (Quadranj §6.7: a seat repeating its arrangement goes
     /// out or loses), which the game then keeps and applies in `make`; returns
@@ -361,71 +299,97 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn set_history_rules(&mut self, _on: bool) -> bool {
         false
     }
+
     /// Zobrist key of the position: equal positions have equal keys; it
     /// covers everything the legal actions and the rules depend on except the
     /// move counters.
     fn key(&self) -> u64;
-    /// The key computed from scratch (tests check it against [`Game::key`]).
+
+    /// The key computed from scratch (tests check it against [`Rules::key`]).
     fn key_from_scratch(&self) -> u64;
 
-    // ---- notation -----------------------------------------------------------
-
-    /// Writes an action's canonical token.
-    fn write_action(&self, a: Self::Action, out: &mut String);
-    /// Parses one action token (canonical form or an alternative the spec
-    /// names) in this position.
-    fn parse_action(&self, token: &str) -> Result<Self::Action, TokenError>;
     /// The action that ends the current turn without a further action, where
     /// the game allows one mid-turn (Quattuor Reges' `0000` after a first
     /// action). A turn token that stops early implies it.
     fn end_turn_action(&self) -> Option<Self::Action> {
         None
     }
-    /// The turn written in a protocol dialect that an option selects (the
-    /// 4pchess style `h2-h4` of `teamchess`), or `None` for the canonical
-    /// token.
-    fn dialect_turn(&self, _opts: &Self::Options, _actions: &[Self::Action]) -> Option<String> {
-        None
-    }
-    /// In a protocol dialect that an option selects, the seat whose side
-    /// `info` scores are given for (4pchess reports them from Red/Yellow's
-    /// side, whoever is to move), or `None`: from the side to move.
-    fn dialect_score_seat(&self, _opts: &Self::Options) -> Option<Seat> {
-        None
-    }
-    /// Seat letters of a clock dialect (`go rtime … btime … ytime … gtime …`
-    /// in `teamchess`), if the game has one.
-    const CLOCK_LETTERS: Option<[&'static str; 4]> = None;
+
     /// Whether the action is the empty `0000` action.
     fn is_pass(&self, a: Self::Action) -> bool;
 
-    // ---- hints for search (game knowledge, no search logic) ------------------
-
-    /// Whether the action captures or otherwise changes material (searched in
-    /// quiescence).
-    fn is_tactical(&self, a: Self::Action) -> bool;
-    /// A move-ordering hint: higher is tried first (captures by value, …).
-    fn order_hint(&self, a: Self::Action) -> i32;
-    /// [`Game::is_tactical`] and [`Game::order_hint`] at once (the search
-    /// asks both for every action it orders); a game whose two answers
-    /// share work answers both in one pass.
-    fn order_info(&self, a: Self::Action) -> (bool, i32) {
-        (self.is_tactical(a), self.order_hint(a))
-    }
-    /// The variant this position is played in (one of [`Game::VARIANTS`]).
+    /// The variant this position is played in (one of [`Rules::VARIANTS`]).
     fn variant(&self) -> &'static str {
         Self::VARIANTS[0]
     }
+}
+
+/// The game's text forms: position strings, action tokens, set-up tokens,
+/// records and seat names (the protocol, the runner and the GUI read and
+/// write positions and actions through it; the search never does).
+pub trait Notation: Rules {
+    /// Parses a position string (strict, with a message naming the field).
+    fn from_position_string(s: &str, opts: &Self::Options) -> Result<Self, PositionError>;
+
+    /// The canonical position string.
+    fn position_string(&self) -> String;
+
+    /// The position after every seat's secret set-up choice, for games that
+    /// have one (`position setup …`).
+    fn from_setup(_tokens: &[&str], _opts: &Self::Options) -> Result<Self, PositionError> {
+        Err(PositionError::new("this game has no set-up phase"))
+    }
+
+    /// The engine's proposal for `seat`'s secret set-up choice (`go setup`),
+    /// varied by `seed`; `None` for games without one.
+    fn propose_setup(_opts: &Self::Options, _seat: Seat, _seed: u64) -> Option<String> {
+        None
+    }
+
+    /// Other notations of the position that `d` prints after `Position:`
+    /// (`teamchess`: `FEN4`), as (label, text).
+    fn alt_notations(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+
+    /// The game from `start` through `turns` (legal turn tokens) in the
+    /// game's record format (PGN4 for `teamchess`), or `None` if it has none.
+    fn write_record(_start: &Self, _turns: &[String]) -> Option<Result<String, PositionError>> {
+        None
+    }
+
+    /// Reads a record written in that format: the start position and the
+    /// turns, or `None` if the game has no record format.
+    fn read_record(_text: &str, _opts: &Self::Options) -> Option<Result<(Self, Vec<String>), PositionError>> {
+        None
+    }
+
+    /// The protocol name of a seat's colour, for `d` (`White`, `Red`, …).
+    fn seat_name(&self, seat: Seat) -> &'static str;
+
+    /// Writes an action's canonical token.
+    fn write_action(&self, a: Self::Action, out: &mut String);
+
+    /// Parses one action token (canonical form or an alternative the spec
+    /// names) in this position.
+    fn parse_action(&self, token: &str) -> Result<Self::Action, TokenError>;
+}
+
+/// The static evaluation: weighted features of a position (the search
+/// scores leaves with it, the tuner fits its weights, `eval` prints it).
+pub trait Evaluation: Rules {
     /// The compiled-in evaluation weights of `variant` (the game's first
     /// variant's for a name it does not have).
     fn default_weights(variant: &str) -> &'static Weights;
+
     /// The static evaluation as features (see [`crate::eval`]): for every
     /// weighted pattern of the position, `sink.add(weight, count)`, for
     /// `seat`'s side (for free-for-all: that seat against all the others
     /// together). The value is `Σ weight × count`; positive is good for it.
     fn eval_features<S: EvalSink>(&self, seat: Seat, sink: &mut S);
+
     /// Static evaluation in centipawns for `seat`'s side under weights `w`:
-    /// the value of [`Game::eval_features`]. A game may compute it faster
+    /// the value of [`Evaluation::eval_features`]. A game may compute it faster
     /// (incremental sums) but must give the same value.
     #[inline]
     fn evaluate(&self, seat: Seat, w: &Weights) -> i32 {
@@ -433,26 +397,84 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         self.eval_features(seat, &mut d);
         d.total
     }
+
     /// The evaluation per term (the groups of the weight table), for `eval`.
     fn eval_terms(&self, seat: Seat, w: &Weights) -> Vec<(&'static str, i32)> {
         let mut t = Terms::new(w);
         self.eval_features(seat, &mut t);
         t.groups
     }
-    /// Whether the position certainly has no [`Game::is_tactical`] action
-    /// in [`Game::search_actions`], known without listing them: quiescence
-    /// then stands pat at once (with [`Game::QUICK_OUTCOME`]). It must never
+}
+
+/// Game knowledge for the search, with defaults that are always sound:
+/// which actions are tactical, how to order them, when pruning and the null
+/// move are safe, how a seat's turn can be skipped. No search logic lives
+/// here; a game that implements none of it is searched correctly, only
+/// more slowly.
+pub trait SearchHints: Rules {
+    /// Whether [`Rules::outcome`] is a constant-time read of the position and
+    /// every position without legal actions has an outcome (a seat that
+    /// cannot act passes, and the game records its end in `make`). The
+    /// search then asks `outcome` instead of listing the actions before it
+    /// stands pat in quiescence. The default: no (chess decides mate by
+    /// listing the moves).
+    const QUICK_OUTCOME: bool = false;
+
+    /// How many more turns a seat plays, typically, from a position of the
+    /// game: the search spends its clock over that many turns when `go`
+    /// gives no `movestogo`. Game knowledge (how long games last); the
+    /// default suits long games. A turn is one search, however many
+    /// actions it has.
+    const TURNS_TO_GO: u32 = 30;
+
+    /// The actions a search considers: every legal action by default. A
+    /// game whose lists can be too long to generate within a move's time may
+    /// leave out a documented class of actions (Quadranj: long unstacking
+    /// chains), keeping the list non-empty whenever `legal_actions` is and
+    /// deterministic per position. Rules, perft and the protocol's legality
+    /// checks always use `legal_actions`.
+    fn search_actions(&self, out: &mut Self::Actions) {
+        self.legal_actions(out)
+    }
+
+    /// What a search should expect when this position repeats one on its
+    /// path (the repetition then completes): `None` for a draw (the
+    /// default), or the game's outcome by repetition (Quadranj §6.6: the
+    /// captures decide).
+    fn repetition_outcome(&self) -> Option<Outcome> {
+        None
+    }
+
+    /// Whether the action captures or otherwise changes material (searched in
+    /// quiescence).
+    fn is_tactical(&self, a: Self::Action) -> bool;
+
+    /// A move-ordering hint: higher is tried first (captures by value, …).
+    fn order_hint(&self, a: Self::Action) -> i32;
+
+    /// [`SearchHints::is_tactical`] and [`SearchHints::order_hint`] at once (the search
+    /// asks both for every action it orders); a game whose two answers
+    /// share work answers both in one pass.
+    fn order_info(&self, a: Self::Action) -> (bool, i32) {
+        (self.is_tactical(a), self.order_hint(a))
+    }
+
+    /// Whether the position certainly has no [`SearchHints::is_tactical`] action
+    /// in [`SearchHints::search_actions`], known without listing them: quiescence
+    /// then stands pat at once (with [`SearchHints::QUICK_OUTCOME`]). It must never
     /// say yes wrongly; the default says no.
     fn no_tactical(&self) -> bool {
         false
     }
+
     /// Whether the seat to move is in check (games with checks): the search
     /// extends such positions and never stands pat in them. The default:
     /// the game has no checks.
     fn in_check(&self) -> bool {
         false
     }
-    /// Whether passing the turn (a *null move*, [`Game::skip_to`] the next
+
+    /// Whether passing the turn (a *null move*, [`SearchHints::skip_to`] the next
     /// seat) is a sound guess for pruning here: the side to move is not in
     /// check and zugzwang is unlikely (it has men besides pawns and King).
     /// The default: never. Games must not opt in where zugzwang is common
@@ -461,6 +483,7 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn null_move_ok(&self) -> bool {
         false
     }
+
     /// Whether futility pruning is a sound guess here: a quiet action one
     /// action from quiescence, with the static value far below alpha, is
     /// unlikely to matter. The default: yes. Checkers says no: a quiet move
@@ -469,6 +492,7 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn futility_ok(&self) -> bool {
         true
     }
+
     /// Makes `seat` the seat to move at once, at a turn start, as if the
     /// seats in between had passed, changing nothing else but the key (and
     /// what a pass changes by the rules). Used for the null move (the next
@@ -479,11 +503,60 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn skip_to(&mut self, _seat: Seat) -> Option<Self::Undo> {
         None
     }
-    /// Takes back a [`Game::skip_to`] that returned `Some(undo)`.
+
+    /// Takes back a [`SearchHints::skip_to`] that returned `Some(undo)`.
     fn unskip(&mut self, _undo: Self::Undo) {
         unreachable!("unskip without a successful skip_to")
     }
 }
+
+/// What front ends show: a text picture for `d`, the board view the GUI
+/// draws, the cells an action touches, and protocol dialects (4pchess
+/// style turns, scores and clock words). The search never uses it.
+pub trait Presentation: Notation {
+    /// A text picture of the board for `d`.
+    fn render(&self) -> String;
+
+    /// A picture of the board for graphical front ends (`query board`,
+    /// [`crate::view`]), or `None` for a game that has none yet.
+    fn board_view(&self) -> Option<crate::view::BoardView> {
+        None
+    }
+
+    /// The cells a person points at to choose action `a` in a front end,
+    /// in order: where it starts, any cells it passes, where it ends (none
+    /// for a pass). The default reads the square names in the action's token
+    /// ([`crate::view::token_cells`]).
+    fn action_cells(&self, a: Self::Action) -> Vec<String> {
+        crate::view::token_cells(&action_string(self, a))
+    }
+
+    /// The turn written in a protocol dialect that an option selects (the
+    /// 4pchess style `h2-h4` of `teamchess`), or `None` for the canonical
+    /// token.
+    fn dialect_turn(&self, _opts: &Self::Options, _actions: &[Self::Action]) -> Option<String> {
+        None
+    }
+
+    /// In a protocol dialect that an option selects, the seat whose side
+    /// `info` scores are given for (4pchess reports them from Red/Yellow's
+    /// side, whoever is to move), or `None`: from the side to move.
+    fn dialect_score_seat(&self, _opts: &Self::Options) -> Option<Seat> {
+        None
+    }
+
+    /// Seat letters of a clock dialect (`go rtime … btime … ytime … gtime …`
+    /// in `teamchess`), if the game has one.
+    const CLOCK_LETTERS: Option<[&'static str; 4]> = None;
+}
+
+/// A complete game: every concern a game implements (see
+/// `docs/architecture.md`, "A game's traits"). Implemented for every type
+/// that implements the five parts; write bounds on the parts a user needs
+/// (the search: [`Rules`] + [`Evaluation`] + [`SearchHints`]).
+pub trait Game: Rules + Notation + Evaluation + SearchHints + Presentation {}
+
+impl<T: Rules + Notation + Evaluation + SearchHints + Presentation> Game for T {}
 
 /// `g`'s evaluation for `seat` under the compiled-in weights (for tests).
 #[cfg(test)]
@@ -505,7 +578,7 @@ pub(crate) fn eval_term<G: Game>(g: &G, seat: Seat, name: &str) -> i32 {
 
 /// The canonical token of one action, allocating (for the protocol, never
 /// inside search or perft).
-pub fn action_string<G: Game>(g: &G, a: G::Action) -> String {
+pub fn action_string<G: Notation>(g: &G, a: G::Action) -> String {
     let mut s = String::new();
     g.write_action(a, &mut s);
     s
@@ -514,6 +587,6 @@ pub fn action_string<G: Game>(g: &G, a: G::Action) -> String {
 /// Whether the turn that was being played is over in `g` (after an action):
 /// back at a turn start, or the game ended.
 #[inline(always)]
-pub fn turn_done<G: Game>(g: &G) -> bool {
+pub fn turn_done<G: Rules>(g: &G) -> bool {
     g.at_turn_start() || g.outcome().is_some()
 }

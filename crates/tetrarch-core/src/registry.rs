@@ -12,7 +12,7 @@
 //! type to the `games!` invocation below. A type missing its `GameInfo`
 //! impl does not compile here; nothing else lists games.
 
-use crate::game::{Game, Seat};
+use crate::game::{Game, Rules, Seat};
 
 /// Per-game facts the tools need beyond the rules: `bench` positions and
 /// depth, the default free-for-all search strategy, a default turn cap and
@@ -66,11 +66,11 @@ pub trait GameVisitor {
 /// types, in the order `uci` lists their variants.
 macro_rules! games {
     ($($ty:ty),* $(,)?) => {
-        /// Every variant name: each game's [`Game::VARIANTS`], in the order
+        /// Every variant name: each game's [`Rules::VARIANTS`], in the order
         /// of the game list.
         pub fn variants() -> Vec<&'static str> {
             let mut v: Vec<&'static str> = Vec::new();
-            $( v.extend_from_slice(<$ty as Game>::VARIANTS); )*
+            $( v.extend_from_slice(<$ty as Rules>::VARIANTS); )*
             v
         }
 
@@ -78,7 +78,7 @@ macro_rules! games {
         /// it; names are matched exactly).
         pub fn with_variant<V: GameVisitor>(variant: &str, visitor: V) -> Option<V::Output> {
             $(
-                if let Some(v) = <$ty as Game>::VARIANTS.iter().find(|v| **v == variant) {
+                if let Some(v) = <$ty as Rules>::VARIANTS.iter().find(|v| **v == variant) {
                     return Some(visitor.visit::<$ty>(v));
                 }
             )*

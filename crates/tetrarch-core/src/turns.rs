@@ -294,7 +294,7 @@ pub fn perft_actions<G: Game>(g: &mut G, depth: u32) -> u64 {
 
 /// Perft at turn level that counts the last level in bulk (the length of the
 /// action list, without making the leaves). Only for games whose every action
-/// is a whole turn ([`Game::ONE_ACTION_PER_TURN`]); otherwise it is [`perft`].
+/// is a whole turn ([`crate::game::Rules::ONE_ACTION_PER_TURN`]); otherwise it is [`perft`].
 pub fn perft_bulk<G: Game>(g: &mut G, depth: u32) -> u64 {
     without_history(g, |g| perft_bulk_rec(g, depth))
 }
@@ -405,6 +405,7 @@ pub fn divide<G: Game>(g: &G, depth: u32, actions_level: bool) -> Result<Vec<(St
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Notation, Rules};
     use crate::games::fourchess::{FourChess, Options};
 
     #[test]

@@ -3,7 +3,7 @@
 //! stands on each cell (a list, bottom first, so stacks are covered).
 //!
 //! A game describes its board once in its `view` module
-//! ([`crate::game::Game::board_view`]); [`board_json`] turns it into the one
+//! ([`crate::game::Presentation::board_view`]); [`board_json`] turns it into the one
 //! line of JSON of the protocol's `query board` and of the `tetrarch gui`
 //! API (`docs/protocol.md`, "Board description"). Nothing here knows a rule.
 
@@ -252,7 +252,7 @@ impl BoardView {
 
 /// The JSON board description of `g` (`query board`), given the keys of the
 /// earlier turn-start positions for the history rules; `None` when the game
-/// has no [`Game::board_view`].
+/// has no [`Presentation::board_view`].
 pub fn board_json<G: Game>(g: &G, history: &[u64]) -> Option<String> {
     let view = g.board_view()?;
     let outcome = g.outcome().or_else(|| g.history_outcome(history));
@@ -266,7 +266,7 @@ pub fn board_json<G: Game>(g: &G, history: &[u64]) -> Option<String> {
 
 /// The square names in an action token, in order: every lowercase letter
 /// followed by decimal digits (`e5xg7xe9` → `e5 g7 e9`, `b10a11q` →
-/// `b10 a11`). The default of [`Game::action_cells`].
+/// `b10 a11`). The default of [`Presentation::action_cells`].
 pub fn token_cells(token: &str) -> Vec<String> {
     let b = token.as_bytes();
     let mut out = Vec::new();

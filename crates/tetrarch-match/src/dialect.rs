@@ -113,7 +113,7 @@ mod tests {
         assert_eq!(info_score("info depth 3 score 5 lowerbound"), None);
         assert_eq!(info_score("bestmove e1-f3"), None);
     }
-    use tetrarch_core::game::Game;
+    use tetrarch_core::game::Rules;
     use tetrarch_core::games::teamchess::TeamChess;
 
     #[test]

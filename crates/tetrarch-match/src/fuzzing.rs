@@ -2,8 +2,8 @@
 //! `resume_records.rs`) call these; each panics when an invariant breaks.
 
 use std::io::BufReader;
+use tetrarch_core::game::{Notation, Rules};
 
-use tetrarch_core::game::Game;
 use tetrarch_core::games::{fourchess::FourChess, quadranj::Quadranj, quattuor::Quattuor, queenskings::QueensKings};
 use tetrarch_core::turns::{parse_turn, play_turn, turn_string};
 

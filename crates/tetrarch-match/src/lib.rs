@@ -91,7 +91,7 @@ pub fn verify_records(path: &std::path::Path) -> Result<usize, String> {
     impl games::GameVisitor for V<'_> {
         type Output = Result<(), String>;
         fn visit<G: games::GameInfo>(self, variant: &'static str) -> Self::Output {
-            let opts = <G as tetrarch_core::game::Game>::default_options(variant);
+            let opts = <G as tetrarch_core::game::Rules>::default_options(variant);
             for r in self.0 {
                 r.verify::<G>(&opts).map_err(|e| format!("game {}: {e}", r.game))?;
             }

@@ -240,7 +240,7 @@ pub fn make_opening<G: GameInfo>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tetrarch_core::game::Game;
+    use tetrarch_core::game::Rules;
     use tetrarch_core::games::{fourchess::FourChess, quadranj::Quadranj, quattuor::Quattuor};
 
     #[test]

@@ -266,7 +266,7 @@ impl RecordWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tetrarch_core::game::Game;
+    use tetrarch_core::game::Rules;
     use tetrarch_core::games::fourchess::FourChess;
 
     fn sample() -> GameRecord {

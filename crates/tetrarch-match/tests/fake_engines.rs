@@ -565,7 +565,7 @@ fn dialect_engine_plays_with_its_clocks_and_notation() {
         assert_ne!(r.decided, Decided::Forfeit, "{r:?}");
         assert!(r.turns.iter().all(|t| !t.contains('-') && !t.contains('=')), "canonical tokens: {:?}", r.turns);
         assert!(r.turns[0].starts_with("e10e11"), "{:?}", r.turns);
-        let opts = <tetrarch_core::games::teamchess::TeamChess as tetrarch_core::game::Game>::default_options("teamchess");
+        let opts = <tetrarch_core::games::teamchess::TeamChess as tetrarch_core::game::Rules>::default_options("teamchess");
         assert!(r.verify::<tetrarch_core::games::teamchess::TeamChess>(&opts).is_ok(), "{r:?}");
     }
 }

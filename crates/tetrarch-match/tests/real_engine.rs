@@ -10,8 +10,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use tetrarch_core::game::{Notation, Rules};
 
-use tetrarch_core::game::Game;
 use tetrarch_core::games::queenskings::QueensKings;
 use tetrarch_core::turns::{parse_turn, play_turn};
 use tetrarch_match::openings::Opening;

@@ -17,18 +17,18 @@
 //! on a fail high inside the window), aspiration windows at the root from
 //! depth 4 (±30, doubled on each fail, full width past 600), mate-distance
 //! pruning, and a quiescence search (stand pat on the static evaluation, then
-//! [`Game::is_tactical`] actions only, at most 8 plies; the table gives it
+//! [`SearchHints::is_tactical`] actions only, at most 8 plies; the table gives it
 //! cut-offs and its first action and keeps its results at depth 0).
 //!
 //! Selectivity, each where the game model says it is sound (see
 //! `docs/search.md`):
 //! - **Check extension**: an action after which the side to move is
-//!   [`Game::in_check`] is searched one action deeper (while the ply is
+//!   [`SearchHints::in_check`] is searched one action deeper (while the ply is
 //!   below twice the iteration depth); in check, quiescence searches every
 //!   action and does not stand pat (its first two plies). Games without
 //!   checks keep the default `false`.
 //! - **Null move**: at a non-PV turn start with depth ≥ 3, static value ≥
-//!   beta and [`Game::null_move_ok`], the side passes ([`Game::skip_to`] the
+//!   beta and [`SearchHints::null_move_ok`], the side passes ([`SearchHints::skip_to`] the
 //!   next seat, which must be an opponent) and a null-window search
 //!   reduced by `2 + depth/4` that still fails high cuts the node. Only
 //!   fourchess and teamchess opt in; never in checkers (zugzwang) or in
@@ -41,20 +41,20 @@
 //! - **Futility and late-move pruning** near the frontier (non-PV, not in
 //!   check): at depth 1 a quiet action that gives no check is skipped when
 //!   the static value + 250 is at most alpha (where
-//!   [`Game::futility_ok`]: not in checkers); at depth 1 / 2 / 3 the quiet
+//!   [`SearchHints::futility_ok`]: not in checkers); at depth 1 / 2 / 3 the quiet
 //!   actions after the 6th / 10th / 16th are not searched (never at a
 //!   Best-Reply merged node).
 //! - **Forced quiescence**: where every legal action is tactical (a
 //!   compulsory checkers capture) quiescence does not stand pat.
 //!
-//! A position without legal actions is over: [`Game::outcome`] scores it as a
+//! A position without legal actions is over: [`Rules::outcome`] scores it as a
 //! win `MATE - ply`, a loss `-MATE + ply` or a draw `0` for the root. A
 //! turn-start position whose key is already on the stack of turn-start keys
 //! (the `history` passed in, then the search path) is a repetition: a draw,
-//! unless [`Game::history_outcome`] on that stack says otherwise. Rule draws
-//! (move counters) come from [`Game::outcome`].
+//! unless [`Rules::history_outcome`] on that stack says otherwise. Rule draws
+//! (move counters) come from [`Rules::outcome`].
 //!
-//! **Sides, teams, free-for-all.** Values belong to sides ([`Game::side_of`]).
+//! **Sides, teams, free-for-all.** Values belong to sides ([`Rules::side_of`]).
 //! A node is "us" when the side to move is the root's side and "them"
 //! otherwise; its value is the root side's value, negated at "them" nodes.
 //! After an action the child's value is negated only if the node switched
@@ -65,11 +65,11 @@
 //! chooses:
 //! - [`Strategy::Paranoid`]: the root seat against all the other seats as
 //!   one coalition, in the real turn order; the leaf value is
-//!   [`Game::evaluate`]`(root seat)`, which for free-for-all already means
+//!   [`Evaluation::evaluate`]`(root seat)`, which for free-for-all already means
 //!   "that seat against all the others".
 //! - [`Strategy::Brs`] (Best-Reply Search, Schadd & Winands 2011): after the
 //!   root seat's turn, one minimising layer holds the actions of *every*
-//!   opponent ([`Game::skip_to`] lets a seat move out of turn); after the
+//!   opponent ([`SearchHints::skip_to`] lets a seat move out of turn); after the
 //!   chosen reply the turn goes straight back to the root seat, the other
 //!   opponents passing. Values as in paranoid. The PV stops at the first
 //!   out-of-turn action (not a line of the real game); quiescence follows
@@ -99,7 +99,7 @@
 //! 1000 entries for the current age.
 //!
 //! **Move ordering.** Table action; tactical actions by
-//! [`Game::order_hint`]; two killers per ply; quiet actions by a history
+//! [`SearchHints::order_hint`]; two killers per ply; quiet actions by a history
 //! table (per thread, 4 side buckets × 32768 `i32`, indexed by an Fx-style
 //! hash of the action's `Hash`, with gravity; halved at each new search)
 //! plus a clamped `order_hint`. Actions live on one move stack per thread
@@ -129,7 +129,7 @@
 //! **Result.** `best` is the root PV cut where the first turn ends
 //! ([`tetrarch_core::game::turn_done`]). A PV that ends mid-turn is completed
 //! with the table's action of the mid-turn position, else
-//! [`Game::end_turn_action`], else the action with the best static value
+//! [`Rules::end_turn_action`], else the action with the best static value
 //! after it (1-ply). `ponder` is the next turn of the PV, completed likewise.
 //! The `pv` of every [`Info`] is completed the same way at its end, so it is
 //! made of whole turns (a line cut mid-turn would print a token that is
@@ -141,7 +141,7 @@
 //! end of the game: the turns the root seat starts along the PV, and for any
 //! part of the mating distance the PV does not cover, an estimate of one root
 //! turn per `seats × actions per turn` plies (actions per turn taken as 1 for
-//! [`Game::ONE_ACTION_PER_TURN`] games and 2 otherwise). For single-action
+//! [`Rules::ONE_ACTION_PER_TURN`] games and 2 otherwise). For single-action
 //! 2-seat games this is exactly `(plies + 1) / 2`.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

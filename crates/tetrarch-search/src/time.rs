@@ -19,7 +19,7 @@ pub(crate) struct TimeControl {
 
 impl TimeControl {
     /// The limits of one search started at `start`; a clock without
-    /// `movestogo` is spread over `turns_to_go` turns (`Game::TURNS_TO_GO`).
+    /// `movestogo` is spread over `turns_to_go` turns (`SearchHints::TURNS_TO_GO`).
     pub fn new(limits: &Limits, start: Instant, turns_to_go: u32) -> TimeControl {
         let overhead = limits.move_overhead;
         if let Some(mt) = limits.movetime {

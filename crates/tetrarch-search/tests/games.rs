@@ -4,8 +4,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use tetrarch_core::game::{action_string, Evaluation, Game, Notation, Rules, SearchHints};
 
-use tetrarch_core::game::{action_string, Game};
 use tetrarch_core::games::fourchess::FourChess;
 use tetrarch_core::games::queenskings::QueensKings;
 use tetrarch_core::games::teamchess::TeamChess;

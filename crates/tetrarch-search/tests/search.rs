@@ -1,11 +1,11 @@
 //! Behaviour of the search on a toy game with known perfect play.
 
+use tetrarch_core::game::Rules;
 mod toy;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use tetrarch_core::game::Game;
 use tetrarch_core::turns::legal_turns;
 use tetrarch_search::{Config, Info, Limits, Score, SearchResult, Searcher};
 use toy::{Cfg, Toy};

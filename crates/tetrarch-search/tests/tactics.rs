@@ -10,8 +10,8 @@
 //! the main search (at depth 1 only quiescence can see the second action).
 
 use std::sync::atomic::AtomicBool;
+use tetrarch_core::game::{Game, Notation, Rules, Seat};
 
-use tetrarch_core::game::{Game, Seat};
 use tetrarch_core::games::quadranj::Quadranj;
 use tetrarch_core::games::quattuor::Quattuor;
 use tetrarch_core::turns::{legal_turns, parse_turn, play_turn, turn_string};

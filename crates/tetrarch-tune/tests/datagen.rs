@@ -1,8 +1,8 @@
 //! `tetrarch datagen` end to end, in-process: determinism, labels, resume.
 
 use std::path::PathBuf;
+use tetrarch_core::game::{Evaluation, Game};
 
-use tetrarch_core::game::Game;
 use tetrarch_core::games::{quadranj::Quadranj, queenskings::QueensKings, teamchess::TeamChess};
 use tetrarch_tune::data::{self, DataFile};
 use tetrarch_tune::{datagen_main, DatagenArgs};

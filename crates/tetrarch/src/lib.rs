@@ -36,7 +36,7 @@ pub mod tools;
 mod toy;
 
 #[cfg(test)]
-use tetrarch_core::game::Game;
+use tetrarch_core::game::Rules;
 use tetrarch_core::registry;
 pub use tetrarch_core::registry::{GameInfo, GameVisitor};
 
@@ -80,7 +80,7 @@ pub fn variants() -> Vec<&'static str> {
     #[allow(unused_mut)]
     let mut v = registry::variants();
     #[cfg(test)]
-    v.extend_from_slice(<toy::Toy as Game>::VARIANTS);
+    v.extend_from_slice(<toy::Toy as Rules>::VARIANTS);
     v
 }
 
@@ -88,7 +88,7 @@ pub fn variants() -> Vec<&'static str> {
 /// registry's [`registry::with_variant`] (and, in unit tests, the toy game).
 pub fn with_variant<V: GameVisitor>(variant: &str, visitor: V) -> Option<V::Output> {
     #[cfg(test)]
-    if let Some(v) = <toy::Toy as Game>::VARIANTS.iter().find(|v| **v == variant) {
+    if let Some(v) = <toy::Toy as Rules>::VARIANTS.iter().find(|v| **v == variant) {
         return Some(visitor.visit::<toy::Toy>(v));
     }
     registry::with_variant(variant, visitor)

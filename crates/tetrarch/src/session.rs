@@ -162,7 +162,7 @@ fn game_over<G: Game>(g: &G, history: &[u64]) -> bool {
         return true;
     }
     // The search's list is empty exactly when the legal list is, and can be
-    // far shorter (Game::search_actions).
+    // far shorter (SearchHints::search_actions).
     let mut list = G::Actions::default();
     g.search_actions(&mut list);
     list.is_empty()
@@ -176,7 +176,7 @@ fn score_text(s: Score) -> String {
 }
 
 /// The token of a turn: the game's dialect when an option selects one
-/// ([`Game::dialect_turn`]), else the canonical token.
+/// ([`Presentation::dialect_turn`]), else the canonical token.
 pub(crate) fn turn_token<G: Game>(g: &G, opts: &G::Options, actions: &[G::Action]) -> String {
     g.dialect_turn(opts, actions).unwrap_or_else(|| turn_string(g, actions))
 }
@@ -206,7 +206,7 @@ pub(crate) fn line_tokens<G: Game>(root: &G, opts: &G::Options, actions: &[G::Ac
 }
 
 /// A score from the side to move, as the game's dialect reports it
-/// ([`Game::dialect_score_seat`]: 4pchess's tools read Red/Yellow's side).
+/// ([`Presentation::dialect_score_seat`]: 4pchess's tools read Red/Yellow's side).
 fn dialect_score<G: Game>(root: &G, opts: &G::Options, s: Score) -> Score {
     match root.dialect_score_seat(opts) {
         Some(seat) if root.side_of(seat) != root.side_of(root.to_move()) => match s {

@@ -1,6 +1,7 @@
 //! Unit tests of the line handler through the library API (no process).
 
 use proptest::prelude::*;
+use tetrarch_core::game::Evaluation;
 
 use crate::{Captured, Control, Engine, Out};
 
@@ -354,9 +355,9 @@ fn too_many_turns_to_list() {
     let tall = "bK7/8/8/8/3r5B4/8/8/7rK r 0 - rb 0/0 ?/? 0 1";
     run(&mut e, &cap, &format!("position fen {tall}"));
     let v = run(&mut e, &cap, "go perft 1");
-    let opts = <tetrarch_core::games::quadranj::Quadranj as tetrarch_core::game::Game>::default_options("quadranj");
+    let opts = <tetrarch_core::games::quadranj::Quadranj as tetrarch_core::game::Rules>::default_options("quadranj");
     let mut p =
-        <tetrarch_core::games::quadranj::Quadranj as tetrarch_core::game::Game>::from_position_string(tall, &opts).unwrap();
+        <tetrarch_core::games::quadranj::Quadranj as tetrarch_core::game::Notation>::from_position_string(tall, &opts).unwrap();
     let n = tetrarch_core::turns::perft(&mut p, 1);
     assert!(n > 1_000_000);
     assert_eq!(v.len(), 3, "{v:?}");
@@ -723,7 +724,6 @@ fn eval_line(e: &mut Engine, cap: &Captured, name: &str) -> String {
 
 #[test]
 fn eval_file_loads_weights_and_refuses_bad_files() {
-    use tetrarch_core::game::Game;
     use tetrarch_core::games::teamchess::TeamChess;
     let dir = std::env::temp_dir().join(format!("tetrarch-evalfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -3,7 +3,10 @@
 
 use std::ops::{Deref, DerefMut};
 use tetrarch_core::eval::{EvalSink, Weights};
-use tetrarch_core::game::{ActionList, Game, OptionKind, OptionSpec, Outcome, PositionError, Seat, SeatSet, TokenError};
+use tetrarch_core::game::{
+    ActionList, Evaluation, Notation, OptionKind, OptionSpec, Outcome, PositionError, Presentation, Rules, SearchHints, Seat,
+    SeatSet, TokenError,
+};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Toy {
@@ -47,7 +50,7 @@ tetrarch_core::weights! {
     }
 }
 
-impl Game for Toy {
+impl Rules for Toy {
     type Action = u8;
     type Undo = ();
     type Actions = ToyList;
@@ -58,12 +61,14 @@ impl Game for Toy {
     fn default_options(_: &str) -> ToyOptions {
         ToyOptions { max_take: 3, start: 10 }
     }
+
     fn option_specs(_: &str) -> Vec<OptionSpec> {
         vec![
             OptionSpec { name: "Toy_MaxTake", kind: OptionKind::Spin { default: 3, min: 1, max: 5 } },
             OptionSpec { name: "Toy_Big", kind: OptionKind::Check(false) },
         ]
     }
+
     fn set_option(o: &mut ToyOptions, name: &str, value: &str) -> Result<(), PositionError> {
         match name {
             "Toy_MaxTake" => o.max_take = value.parse().map_err(|_| PositionError::new("bad"))?,
@@ -72,12 +77,61 @@ impl Game for Toy {
         }
         Ok(())
     }
+
     fn apply_options(&mut self, o: &ToyOptions) {
         self.max_take = o.max_take;
     }
+
     fn startpos(o: &ToyOptions) -> Self {
         Toy { pile: o.start, to_move: 0, max_take: o.max_take }
     }
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn to_move(&self) -> Seat {
+        self.to_move
+    }
+
+    fn side_of(&self, seat: Seat) -> usize {
+        seat
+    }
+
+    fn legal_actions(&self, out: &mut Self::Actions) {
+        for k in 1..=self.max_take.min(self.pile.min(8) as u8) {
+            out.push(k);
+        }
+    }
+
+    fn make(&mut self, a: u8) {
+        self.pile -= a as u32;
+        self.to_move ^= 1;
+    }
+
+    fn unmake(&mut self, a: u8, _: ()) {
+        self.pile += a as u32;
+        self.to_move ^= 1;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        (self.pile == 0).then(|| Outcome::win(SeatSet::EMPTY.with(self.to_move ^ 1), "laststone"))
+    }
+
+    fn key(&self) -> u64 {
+        (self.pile as u64 * 2 + self.to_move as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    fn key_from_scratch(&self) -> u64 {
+        self.key()
+    }
+
+    fn is_pass(&self, _: u8) -> bool {
+        false
+    }
+}
+
+impl Notation for Toy {
     fn from_position_string(s: &str, o: &ToyOptions) -> Result<Self, PositionError> {
         let f: Vec<&str> = s.split(' ').collect();
         let [pile, side] = f[..] else {
@@ -91,49 +145,19 @@ impl Game for Toy {
         };
         Ok(Toy { pile, to_move, max_take: o.max_take })
     }
+
     fn position_string(&self) -> String {
         format!("{} {}", self.pile, self.to_move + 1)
     }
-    fn render(&self) -> String {
-        format!("pile {}\n{}", self.pile, "|".repeat(self.pile.min(100) as usize))
-    }
-    fn seats(&self) -> usize {
-        2
-    }
-    fn to_move(&self) -> Seat {
-        self.to_move
-    }
-    fn side_of(&self, seat: Seat) -> usize {
-        seat
-    }
+
     fn seat_name(&self, seat: Seat) -> &'static str {
         ["First", "Second"][seat]
     }
-    fn legal_actions(&self, out: &mut Self::Actions) {
-        for k in 1..=self.max_take.min(self.pile.min(8) as u8) {
-            out.push(k);
-        }
-    }
-    fn make(&mut self, a: u8) {
-        self.pile -= a as u32;
-        self.to_move ^= 1;
-    }
-    fn unmake(&mut self, a: u8, _: ()) {
-        self.pile += a as u32;
-        self.to_move ^= 1;
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        (self.pile == 0).then(|| Outcome::win(SeatSet::EMPTY.with(self.to_move ^ 1), "laststone"))
-    }
-    fn key(&self) -> u64 {
-        (self.pile as u64 * 2 + self.to_move as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-    }
-    fn key_from_scratch(&self) -> u64 {
-        self.key()
-    }
+
     fn write_action(&self, a: u8, out: &mut String) {
         out.push_str(&a.to_string());
     }
+
     fn parse_action(&self, token: &str) -> Result<u8, TokenError> {
         let k: u8 = token.parse().map_err(|_| TokenError::Malformed("not a number".into()))?;
         let mut l = Self::Actions::default();
@@ -144,22 +168,33 @@ impl Game for Toy {
             Err(TokenError::Illegal(format!("cannot take {k}")))
         }
     }
-    fn is_pass(&self, _: u8) -> bool {
-        false
-    }
-    fn is_tactical(&self, _: u8) -> bool {
-        false
-    }
-    fn order_hint(&self, a: u8) -> i32 {
-        a as i32
-    }
+}
+
+impl Evaluation for Toy {
     fn default_weights(_: &str) -> &'static Weights {
         static W: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| Weights::defaults("toy", &w::TABLE));
         &W
     }
+
     fn eval_features<S: EvalSink>(&self, _: Seat, sink: &mut S) {
         let lost = self.pile.checked_rem(self.max_take as u32 + 1) == Some(0);
         sink.add(w::PARITY, if lost { -1 } else { 1 });
+    }
+}
+
+impl SearchHints for Toy {
+    fn is_tactical(&self, _: u8) -> bool {
+        false
+    }
+
+    fn order_hint(&self, a: u8) -> i32 {
+        a as i32
+    }
+}
+
+impl Presentation for Toy {
+    fn render(&self) -> String {
+        format!("pile {}\n{}", self.pile, "|".repeat(self.pile.min(100) as usize))
     }
 }
 

@@ -10,7 +10,9 @@
 
 use arrayvec::ArrayVec;
 use tetrarch_core::eval::{EvalSink, Weights};
-use tetrarch_core::game::{Game, OptionSpec, Outcome, PositionError, Seat, SeatSet, TokenError};
+use tetrarch_core::game::{
+    Evaluation, Notation, OptionSpec, Outcome, PositionError, Presentation, Rules, SearchHints, Seat, SeatSet, TokenError,
+};
 use tetrarch_core::zobrist::splitmix64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,52 +72,38 @@ tetrarch_core::weights! {
     }
 }
 
-impl Game for Toy {
+impl Rules for Toy {
     type Action = u8;
     type Undo = Toy;
     type Actions = ArrayVec<u8, 32>;
     type Options = Cfg;
-
     const ONE_ACTION_PER_TURN: bool = false;
     const VARIANTS: &'static [&'static str] = &["toy"];
 
     fn default_options(_variant: &str) -> Cfg {
         Cfg::default()
     }
+
     fn option_specs(_variant: &str) -> Vec<OptionSpec> {
         Vec::new()
     }
+
     fn set_option(_opts: &mut Cfg, name: &str, _value: &str) -> Result<(), PositionError> {
         Err(PositionError::new(format!("no option {name}")))
     }
+
     fn startpos(opts: &Cfg) -> Self {
         Toy::new(*opts)
     }
-    fn from_position_string(s: &str, opts: &Cfg) -> Result<Self, PositionError> {
-        let mut t = Toy::new(*opts);
-        let f: Vec<&str> = s.split_whitespace().collect();
-        if f.len() != 3 {
-            return Err(PositionError::new("stones seat acted"));
-        }
-        let bad = |_| PositionError::new("number");
-        t.stones = f[0].parse().map_err(bad)?;
-        t.to_move = f[1].parse().map_err(bad)?;
-        t.acted = f[2].parse().map_err(bad)?;
-        t.key = t.key_from_scratch();
-        Ok(t)
-    }
-    fn position_string(&self) -> String {
-        format!("{} {} {}", self.stones, self.to_move, self.acted)
-    }
-    fn render(&self) -> String {
-        self.position_string()
-    }
+
     fn seats(&self) -> usize {
         self.cfg.seats as usize
     }
+
     fn to_move(&self) -> Seat {
         self.to_move as usize
     }
+
     fn side_of(&self, seat: Seat) -> usize {
         if self.cfg.teams {
             seat % 2
@@ -123,12 +111,11 @@ impl Game for Toy {
             seat
         }
     }
+
     fn at_turn_start(&self) -> bool {
         self.acted == 0
     }
-    fn seat_name(&self, seat: Seat) -> &'static str {
-        NAMES[seat]
-    }
+
     fn legal_actions(&self, out: &mut Self::Actions) {
         out.clear();
         if self.stones == 0 {
@@ -141,6 +128,7 @@ impl Game for Toy {
             out.push(t as u8);
         }
     }
+
     fn make(&mut self, a: u8) -> Toy {
         let u = *self;
         if a == 0 {
@@ -160,9 +148,11 @@ impl Game for Toy {
         };
         u
     }
+
     fn unmake(&mut self, _a: u8, undo: Toy) {
         *self = undo;
     }
+
     fn outcome(&self) -> Option<Outcome> {
         if self.stones > 0 {
             return None;
@@ -176,6 +166,7 @@ impl Game for Toy {
         }
         Some(Outcome::win(w, "last"))
     }
+
     fn history_outcome(&self, history: &[u64]) -> Option<Outcome> {
         if !self.cfg.rep_loses || !history.contains(&self.key) {
             return None;
@@ -189,15 +180,50 @@ impl Game for Toy {
         }
         Some(Outcome::win(w, "repetition"))
     }
+
     fn key(&self) -> u64 {
         self.key
     }
+
     fn key_from_scratch(&self) -> u64 {
         if self.cfg.path_keys && self.key != 0 {
             return self.key;
         }
         splitmix64((self.stones as u64) << 16 | (self.to_move as u64) << 8 | self.acted as u64)
     }
+
+    fn end_turn_action(&self) -> Option<u8> {
+        (self.acted > 0 && self.stones > 0).then_some(0)
+    }
+
+    fn is_pass(&self, a: u8) -> bool {
+        a == 0
+    }
+}
+
+impl Notation for Toy {
+    fn from_position_string(s: &str, opts: &Cfg) -> Result<Self, PositionError> {
+        let mut t = Toy::new(*opts);
+        let f: Vec<&str> = s.split_whitespace().collect();
+        if f.len() != 3 {
+            return Err(PositionError::new("stones seat acted"));
+        }
+        let bad = |_| PositionError::new("number");
+        t.stones = f[0].parse().map_err(bad)?;
+        t.to_move = f[1].parse().map_err(bad)?;
+        t.acted = f[2].parse().map_err(bad)?;
+        t.key = t.key_from_scratch();
+        Ok(t)
+    }
+
+    fn position_string(&self) -> String {
+        format!("{} {} {}", self.stones, self.to_move, self.acted)
+    }
+
+    fn seat_name(&self, seat: Seat) -> &'static str {
+        NAMES[seat]
+    }
+
     fn write_action(&self, a: u8, out: &mut String) {
         if a == 0 {
             out.push_str("0000");
@@ -206,6 +232,7 @@ impl Game for Toy {
             out.push_str(&a.to_string());
         }
     }
+
     fn parse_action(&self, token: &str) -> Result<u8, TokenError> {
         let a = if token == "0000" {
             0
@@ -220,22 +247,14 @@ impl Game for Toy {
             Err(TokenError::Illegal(token.into()))
         }
     }
-    fn end_turn_action(&self) -> Option<u8> {
-        (self.acted > 0 && self.stones > 0).then_some(0)
-    }
-    fn is_pass(&self, a: u8) -> bool {
-        a == 0
-    }
-    fn is_tactical(&self, a: u8) -> bool {
-        a != 0 && a == self.cfg.max_take
-    }
-    fn order_hint(&self, a: u8) -> i32 {
-        a as i32
-    }
+}
+
+impl Evaluation for Toy {
     fn default_weights(_: &str) -> &'static Weights {
         static W: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| Weights::defaults("toy", &w::TABLE));
         &W
     }
+
     fn eval_features<S: EvalSink>(&self, seat: Seat, sink: &mut S) {
         if !self.cfg.path_keys {
             return;
@@ -251,5 +270,21 @@ impl Game for Toy {
             self.noise(seat as u64 + 1)
         };
         sink.add(w::NOISE, v);
+    }
+}
+
+impl SearchHints for Toy {
+    fn is_tactical(&self, a: u8) -> bool {
+        a != 0 && a == self.cfg.max_take
+    }
+
+    fn order_hint(&self, a: u8) -> i32 {
+        a as i32
+    }
+}
+
+impl Presentation for Toy {
+    fn render(&self) -> String {
+        self.position_string()
     }
 }

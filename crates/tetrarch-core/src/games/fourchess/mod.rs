@@ -26,7 +26,9 @@ mod view;
 use arrayvec::ArrayVec;
 
 use crate::eval::{EvalSink, Weights};
-use crate::game::{Game, OptionKind, OptionSpec, Outcome, PositionError, Seat, TokenError};
+use crate::game::{
+    Evaluation, Notation, OptionKind, OptionSpec, Outcome, PositionError, Presentation, Rules, SearchHints, Seat, TokenError,
+};
 use board::Sq;
 pub use moves::Move;
 
@@ -152,12 +154,11 @@ impl FourChess {
     }
 }
 
-impl Game for FourChess {
+impl Rules for FourChess {
     type Action = Move;
     type Undo = moves::Undo;
     type Actions = ArrayVec<Move, MAX_ACTIONS>;
     type Options = Options;
-
     const ONE_ACTION_PER_TURN: bool = true;
     const VARIANTS: &'static [&'static str] = &["fourchess"];
 
@@ -215,22 +216,6 @@ impl Game for FourChess {
         Self::from_position_string(s, opts).expect("the start position parses")
     }
 
-    fn from_position_string(s: &str, opts: &Options) -> Result<Self, PositionError> {
-        notation::parse_position(s, *opts)
-    }
-
-    fn position_string(&self) -> String {
-        notation::write_position(self)
-    }
-
-    fn render(&self) -> String {
-        notation::render(self)
-    }
-
-    fn board_view(&self) -> Option<crate::view::BoardView> {
-        Some(view::board_view(self))
-    }
-
     fn seats(&self) -> usize {
         4
     }
@@ -241,10 +226,6 @@ impl Game for FourChess {
 
     fn side_of(&self, seat: Seat) -> usize {
         seat & 1
-    }
-
-    fn seat_name(&self, seat: Seat) -> &'static str {
-        ["White", "Black", "Yellow", "Red"][seat & 3]
     }
 
     fn legal_actions(&self, out: &mut Self::Actions) {
@@ -275,6 +256,24 @@ impl Game for FourChess {
         self.compute_key()
     }
 
+    fn is_pass(&self, m: Move) -> bool {
+        m.is_pass()
+    }
+}
+
+impl Notation for FourChess {
+    fn from_position_string(s: &str, opts: &Options) -> Result<Self, PositionError> {
+        notation::parse_position(s, *opts)
+    }
+
+    fn position_string(&self) -> String {
+        notation::write_position(self)
+    }
+
+    fn seat_name(&self, seat: Seat) -> &'static str {
+        ["White", "Black", "Yellow", "Red"][seat & 3]
+    }
+
     fn write_action(&self, m: Move, out: &mut String) {
         notation::write_move(m, out)
     }
@@ -282,25 +281,25 @@ impl Game for FourChess {
     fn parse_action(&self, token: &str) -> Result<Move, TokenError> {
         notation::parse_move(self, token)
     }
+}
 
-    fn is_pass(&self, m: Move) -> bool {
-        m.is_pass()
-    }
-
-    fn is_tactical(&self, m: Move) -> bool {
-        !m.is_pass() && (self.men.board[m.to()] != 0 || m.is_promotion())
-    }
-
-    fn order_hint(&self, m: Move) -> i32 {
-        eval::order_hint(self, m)
-    }
-
+impl Evaluation for FourChess {
     fn default_weights(_variant: &str) -> &'static Weights {
         &eval::DEFAULT
     }
 
     fn eval_features<S: EvalSink>(&self, seat: Seat, sink: &mut S) {
         eval::features(self, seat, sink)
+    }
+}
+
+impl SearchHints for FourChess {
+    fn is_tactical(&self, m: Move) -> bool {
+        !m.is_pass() && (self.men.board[m.to()] != 0 || m.is_promotion())
+    }
+
+    fn order_hint(&self, m: Move) -> i32 {
+        eval::order_hint(self, m)
     }
 
     fn in_check(&self) -> bool {
@@ -324,6 +323,16 @@ impl Game for FourChess {
 
     fn unskip(&mut self, u: moves::Undo) {
         self.unmake_move(Move::PASS, u)
+    }
+}
+
+impl Presentation for FourChess {
+    fn render(&self) -> String {
+        notation::render(self)
+    }
+
+    fn board_view(&self) -> Option<crate::view::BoardView> {
+        Some(view::board_view(self))
     }
 }
 

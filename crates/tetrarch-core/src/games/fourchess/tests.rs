@@ -2,7 +2,6 @@
 
 use super::piece::*;
 use super::*;
-use crate::game::Game;
 use crate::turns::{legal_turns, parse_turn, perft, play_turn};
 
 fn pos(s: &str) -> FourChess {
@@ -292,7 +291,7 @@ mod properties {
     type Turn = Option<((i32, i32), (i32, i32))>;
 
     fn fast_turns(p: &FourChess) -> Vec<Turn> {
-        let mut l = <FourChess as Game>::Actions::default();
+        let mut l = <FourChess as Rules>::Actions::default();
         p.legal_actions(&mut l);
         let mut v: Vec<_> = l.iter().map(|m| (!m.is_pass()).then(|| (xy(m.from()), xy(m.to())))).collect();
         v.sort();
@@ -324,7 +323,7 @@ mod properties {
                 prop_assert_eq!(q.position_string(), s.clone());
                 prop_assert_eq!(q.key(), p.key());
                 // make/unmake of every turn restores the position
-                let mut l = <FourChess as Game>::Actions::default();
+                let mut l = <FourChess as Rules>::Actions::default();
                 p.legal_actions(&mut l);
                 for &m in l.iter() {
                     let before = p.clone();
@@ -368,7 +367,7 @@ mod properties {
         for _ in 0..60 {
             let mut p = FourChess::from_position_string(STARTS[2], &Options::default()).unwrap();
             for _ in 0..80 {
-                let mut l = <FourChess as Game>::Actions::default();
+                let mut l = <FourChess as Rules>::Actions::default();
                 p.legal_actions(&mut l);
                 if l.is_empty() {
                     break;
@@ -392,7 +391,7 @@ mod properties {
     fn list_capacity_is_a_bound() {
         // Sixteen Queens of one colour on an open board stay below the bound.
         let mut p = FourChess::from_position_string(STARTS[2], &Options::default()).unwrap();
-        let mut l = <FourChess as Game>::Actions::default();
+        let mut l = <FourChess as Rules>::Actions::default();
         p.legal_actions(&mut l);
         assert!(l.len() < MAX_ACTIONS);
         l.clear();

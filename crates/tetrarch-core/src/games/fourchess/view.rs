@@ -1,7 +1,7 @@
 //! The position as a picture for front ends ([`crate::view`]).
 
 use super::FourChess;
-use crate::game::Game;
+use crate::game::Notation;
 use crate::view::BoardView;
 
 /// Seat colours: White, Black, Yellow, Red.

@@ -36,7 +36,10 @@ mod view;
 
 use crate::bitboard::Bb128;
 use crate::eval::{EvalSink, Weights};
-use crate::game::{Game, OptionKind, OptionSpec, Outcome, PositionError, Seat, SeatSet, TokenError};
+use crate::game::{
+    Evaluation, Notation, OptionKind, OptionSpec, Outcome, PositionError, Presentation, Rules, SearchHints, Seat, SeatSet,
+    TokenError,
+};
 use board::{Geo, Sq, GEO10, GEO8};
 pub use moves::{Action, ActionVec, Undo};
 
@@ -196,7 +199,7 @@ impl Options {
     }
 }
 
-/// The longest unstacking chain the search considers ([`Game::search_actions`]).
+/// The longest unstacking chain the search considers ([`SearchHints::search_actions`]).
 pub const SEARCH_LINKS: usize = 2;
 
 /// A Quadranj position, possibly in the middle of a turn.
@@ -205,7 +208,7 @@ pub struct Quadranj {
     pub(crate) st: State,
     pub(crate) geo: &'static Geo,
     pub(crate) charge_before: bool,
-    /// Whether `make` applies §6.7 ([`Game::set_history_rules`]).
+    /// Whether `make` applies §6.7 ([`Rules::set_history_rules`]).
     pub(crate) history_rules: bool,
     /// The arrangements recorded at the turn ends since this position was
     /// set up (§6.7), the first `st.arr_len` valid.
@@ -213,7 +216,7 @@ pub struct Quadranj {
 }
 
 /// Zobrist keys. The board and the seat to move make up the high 48 bits of
-/// [`Game::key`] (what §6.6 compares); the rest of the position (marks,
+/// [`Rules::key`] (what §6.6 compares); the rest of the position (marks,
 /// action index, burglars, tallies, seats in the game) only touches the low
 /// 16 bits, so `key >> 16` is the repetition key.
 pub(crate) mod keys {
@@ -400,18 +403,12 @@ fn combo(name: &str, value: &str, values: &[&str]) -> Result<usize, PositionErro
         .ok_or_else(|| PositionError::new(format!("option {name}: invalid value `{value}` (one of {})", values.join(", "))))
 }
 
-impl Game for Quadranj {
+impl Rules for Quadranj {
     type Action = Action;
     type Undo = Undo;
     type Actions = ActionVec;
     type Options = Options;
-
     const ONE_ACTION_PER_TURN: bool = false;
-    const QUICK_OUTCOME: bool = true;
-    /// Races home are short: 18 to 26 turns a seat at 2+0.02, with 10 to
-    /// 14 still to play on average at a move (docs/search.md, "Sixth
-    /// session").
-    const TURNS_TO_GO: u32 = 15;
     const VARIANTS: &'static [&'static str] = &["quadranj", "quadranj4"];
 
     fn default_options(variant: &str) -> Options {
@@ -436,30 +433,6 @@ impl Game for Quadranj {
         setup::start(opts, [None; 4])
     }
 
-    fn from_position_string(s: &str, opts: &Options) -> Result<Self, PositionError> {
-        notation::parse_position(s, opts)
-    }
-
-    fn position_string(&self) -> String {
-        notation::write_position(self)
-    }
-
-    fn from_setup(tokens: &[&str], opts: &Options) -> Result<Self, PositionError> {
-        setup::from_setup(tokens, opts)
-    }
-
-    fn propose_setup(opts: &Options, seat: Seat, seed: u64) -> Option<String> {
-        Some(setup::propose(opts, seat, seed))
-    }
-
-    fn render(&self) -> String {
-        notation::render(self)
-    }
-
-    fn board_view(&self) -> Option<crate::view::BoardView> {
-        Some(view::board_view(self))
-    }
-
     fn seat_in_game(&self, seat: Seat) -> bool {
         self.in_game(seat)
     }
@@ -480,14 +453,6 @@ impl Game for Quadranj {
         self.st.index == 0
     }
 
-    fn seat_name(&self, seat: Seat) -> &'static str {
-        if self.geo.seats == 2 {
-            ["Red", "Blue"][seat & 1]
-        } else {
-            ["Green", "Blue", "Yellow", "Red"][seat & 3]
-        }
-    }
-
     fn legal_actions(&self, out: &mut ActionVec) {
         out.0.clear();
         if self.st.res == 0 {
@@ -505,16 +470,6 @@ impl Game for Quadranj {
         let mut l = ActionVec::default();
         self.generate_with(&mut l, links.max(1));
         l.contains(&a)
-    }
-
-    /// Every legal action except unstacking chains longer than
-    /// [`SEARCH_LINKS`] links: a tall stack's chains number in the millions
-    /// (§5.12), more than a search can generate in a move's time.
-    fn search_actions(&self, out: &mut ActionVec) {
-        out.0.clear();
-        if self.st.res == 0 {
-            self.generate_with(out, SEARCH_LINKS);
-        }
     }
 
     #[inline(always)]
@@ -538,10 +493,6 @@ impl Game for Quadranj {
         rules::history_outcome(self, history)
     }
 
-    fn repetition_outcome(&self) -> Option<Outcome> {
-        (self.st.res == 0).then(|| rules::decide(self, "repetition"))
-    }
-
     fn set_history_rules(&mut self, on: bool) -> bool {
         std::mem::replace(&mut self.history_rules, on)
     }
@@ -554,6 +505,44 @@ impl Game for Quadranj {
         self.compute_key() ^ self.low_key()
     }
 
+    fn is_pass(&self, _a: Action) -> bool {
+        false
+    }
+
+    fn variant(&self) -> &'static str {
+        if self.geo.seats == 4 {
+            "quadranj4"
+        } else {
+            "quadranj"
+        }
+    }
+}
+
+impl Notation for Quadranj {
+    fn from_position_string(s: &str, opts: &Options) -> Result<Self, PositionError> {
+        notation::parse_position(s, opts)
+    }
+
+    fn position_string(&self) -> String {
+        notation::write_position(self)
+    }
+
+    fn from_setup(tokens: &[&str], opts: &Options) -> Result<Self, PositionError> {
+        setup::from_setup(tokens, opts)
+    }
+
+    fn propose_setup(opts: &Options, seat: Seat, seed: u64) -> Option<String> {
+        Some(setup::propose(opts, seat, seed))
+    }
+
+    fn seat_name(&self, seat: Seat) -> &'static str {
+        if self.geo.seats == 2 {
+            ["Red", "Blue"][seat & 1]
+        } else {
+            ["Green", "Blue", "Yellow", "Red"][seat & 3]
+        }
+    }
+
     fn write_action(&self, a: Action, out: &mut String) {
         notation::write_action(self, a, out)
     }
@@ -561,9 +550,38 @@ impl Game for Quadranj {
     fn parse_action(&self, token: &str) -> Result<Action, TokenError> {
         notation::parse_action(self, token)
     }
+}
 
-    fn is_pass(&self, _a: Action) -> bool {
-        false
+impl Evaluation for Quadranj {
+    fn default_weights(variant: &str) -> &'static Weights {
+        eval::default_weights(variant)
+    }
+
+    fn eval_features<S: EvalSink>(&self, seat: Seat, sink: &mut S) {
+        eval::features(self, seat, sink)
+    }
+}
+
+impl SearchHints for Quadranj {
+    const QUICK_OUTCOME: bool = true;
+
+    /// Races home are short: 18 to 26 turns a seat at 2+0.02, with 10 to
+    /// 14 still to play on average at a move (docs/search.md, "Sixth
+    /// session").
+    const TURNS_TO_GO: u32 = 15;
+
+    /// Every legal action except unstacking chains longer than
+    /// [`SEARCH_LINKS`] links: a tall stack's chains number in the millions
+    /// (§5.12), more than a search can generate in a move's time.
+    fn search_actions(&self, out: &mut ActionVec) {
+        out.0.clear();
+        if self.st.res == 0 {
+            self.generate_with(out, SEARCH_LINKS);
+        }
+    }
+
+    fn repetition_outcome(&self) -> Option<Outcome> {
+        (self.st.res == 0).then(|| rules::decide(self, "repetition"))
     }
 
     fn is_tactical(&self, a: Action) -> bool {
@@ -580,22 +598,6 @@ impl Game for Quadranj {
 
     fn order_info(&self, a: Action) -> (bool, i32) {
         eval::order_info(self, a)
-    }
-
-    fn variant(&self) -> &'static str {
-        if self.geo.seats == 4 {
-            "quadranj4"
-        } else {
-            "quadranj"
-        }
-    }
-
-    fn default_weights(variant: &str) -> &'static Weights {
-        eval::default_weights(variant)
-    }
-
-    fn eval_features<S: EvalSink>(&self, seat: Seat, sink: &mut S) {
-        eval::features(self, seat, sink)
     }
 
     /// `quadranj4` only, at a turn start (no moved marks), to another seat
@@ -620,6 +622,16 @@ impl Game for Quadranj {
 
     fn unskip(&mut self, u: Undo) {
         self.st = u.0;
+    }
+}
+
+impl Presentation for Quadranj {
+    fn render(&self) -> String {
+        notation::render(self)
+    }
+
+    fn board_view(&self) -> Option<crate::view::BoardView> {
+        Some(view::board_view(self))
     }
 }
 

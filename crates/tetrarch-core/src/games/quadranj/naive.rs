@@ -5,7 +5,7 @@
 
 use super::cell;
 use super::{Burglar, Quadranj};
-use crate::game::Game;
+use crate::game::{Notation, Rules};
 use std::collections::{BTreeMap, BTreeSet};
 
 type P = (i32, i32); // (file, rank), 0-based

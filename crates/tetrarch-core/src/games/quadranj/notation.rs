@@ -5,7 +5,7 @@ use super::cell::{self, T_GUARD, T_PILOT, T_ROYAL, WALL};
 use super::moves::{kind, Action};
 use super::{Burglar, Options, Quadranj};
 use crate::bitboard::Bb128;
-use crate::game::{Game, PositionError, TokenError};
+use crate::game::{PositionError, Rules, TokenError};
 
 const FIELDS: [&str; 9] = [
     "board",

@@ -345,7 +345,7 @@ pub(crate) fn history_outcome(p: &Quadranj, history: &[u64]) -> Option<Outcome> 
     if p.st.res != 0 || history.is_empty() {
         return None;
     }
-    repetition(p, history, crate::game::Game::key(p))
+    repetition(p, history, crate::game::Rules::key(p))
 }
 
 /// Provisional window (§6.6): the current key occurs three times since the

@@ -3,7 +3,7 @@
 //! against the simple rules in `naive`.
 
 use super::*;
-use crate::game::{action_string, Game};
+use crate::game::action_string;
 use crate::turns::{legal_turns, parse_turn, perft, perft_actions, play_turn};
 
 const START8: &str = "5bG1bK/4bBb2B2/4bBbGb2BbG/5bBbB1/1rBrB5/rGr2BrGrB4/2r2BrB4/rK1rG5 r 0 - rb 0/0 ?/? 0 1";
@@ -1042,7 +1042,7 @@ fn skip_to_hands_the_turn_to_another_seat_at_a_turn_start() {
     let s_other = p.position_string();
     let q = pos4(&s_other);
     assert_eq!(q.to_move(), other);
-    let (mut a, mut b) = (<Quadranj as Game>::Actions::default(), <Quadranj as Game>::Actions::default());
+    let (mut a, mut b) = (<Quadranj as Rules>::Actions::default(), <Quadranj as Rules>::Actions::default());
     p.legal_actions(&mut a);
     q.legal_actions(&mut b);
     assert!(!a.is_empty());
@@ -1051,7 +1051,7 @@ fn skip_to_hands_the_turn_to_another_seat_at_a_turn_start() {
     assert_eq!((p.key(), p.position_string()), (key, s0));
 
     // Mid-turn (after the first action): no.
-    let mut acts = <Quadranj as Game>::Actions::default();
+    let mut acts = <Quadranj as Rules>::Actions::default();
     p.legal_actions(&mut acts);
     let a0 = acts.iter().copied().find(|&x| {
         let mut c = p.clone();

@@ -3,7 +3,7 @@
 //! piece; Keep squares have their own colour class.
 
 use super::{cell, Burglar, Quadranj};
-use crate::game::Game;
+use crate::game::Notation;
 use crate::view::{BoardView, CellView, PieceView, SeatView, Shape};
 
 fn colour(p: &Quadranj, seat: usize) -> &'static str {

@@ -11,7 +11,7 @@
 //! - `tests`: perft, worked examples, properties against `naive`.
 //!
 //! The game model works at action level: a turn is up to two actions
-//! ([`Game::at_turn_start`] is false between them), `0000` ends the turn at
+//! ([`Rules::at_turn_start`] is false between them), `0000` ends the turn at
 //! every node that is not over (§10.2).
 
 pub mod board;
@@ -29,7 +29,9 @@ use arrayvec::ArrayVec;
 
 use crate::bitboard::Bb256;
 use crate::eval::{EvalSink, Weights};
-use crate::game::{Game, OptionSpec, Outcome, PositionError, Seat, SeatSet, TokenError};
+use crate::game::{
+    Evaluation, Notation, OptionSpec, Outcome, PositionError, Presentation, Rules, SearchHints, Seat, SeatSet, TokenError,
+};
 use board::Sq;
 pub use moves::{Action, Undo};
 pub use notation::{setup_token, START, START_SETUP};
@@ -322,18 +324,12 @@ impl Quattuor {
     }
 }
 
-impl Game for Quattuor {
+impl Rules for Quattuor {
     type Action = Action;
     type Undo = Undo;
     type Actions = ArrayVec<Action, MAX_ACTIONS>;
     type Options = Options;
-
     const ONE_ACTION_PER_TURN: bool = false;
-    const QUICK_OUTCOME: bool = true;
-    /// Races to the goal rank are short: 9 to 32 turns in all (median 14)
-    /// against depth 1 at 10+0.1, 4.6 turns of the mover still to play on
-    /// average at a move (docs/search.md, "Tenth session").
-    const TURNS_TO_GO: u32 = 8;
     const VARIANTS: &'static [&'static str] = &["quattuor"];
 
     fn default_options(_variant: &str) -> Options {
@@ -352,34 +348,6 @@ impl Game for Quattuor {
         notation::parse_position(START).expect("the start position parses")
     }
 
-    fn from_position_string(s: &str, _opts: &Options) -> Result<Self, PositionError> {
-        notation::parse_position(s)
-    }
-
-    fn position_string(&self) -> String {
-        notation::write_position(self)
-    }
-
-    fn from_setup(tokens: &[&str], _opts: &Options) -> Result<Self, PositionError> {
-        notation::from_setup(tokens)
-    }
-
-    fn propose_setup(_opts: &Options, seat: Seat, seed: u64) -> Option<String> {
-        Some(setup::propose(seat.min(1), seed))
-    }
-
-    fn render(&self) -> String {
-        notation::render(self)
-    }
-
-    fn board_view(&self) -> Option<crate::view::BoardView> {
-        Some(view::board_view(self))
-    }
-
-    fn action_cells(&self, a: Action) -> Vec<String> {
-        view::action_cells(self, a)
-    }
-
     fn seats(&self) -> usize {
         2
     }
@@ -394,10 +362,6 @@ impl Game for Quattuor {
 
     fn at_turn_start(&self) -> bool {
         self.moved == 0
-    }
-
-    fn seat_name(&self, seat: Seat) -> &'static str {
-        ["Red", "Black"][seat & 1]
     }
 
     fn legal_actions(&self, out: &mut Self::Actions) {
@@ -433,14 +397,6 @@ impl Game for Quattuor {
         self.compute_key()
     }
 
-    fn write_action(&self, a: Action, out: &mut String) {
-        notation::write_action(self, a, out)
-    }
-
-    fn parse_action(&self, token: &str) -> Result<Action, TokenError> {
-        notation::parse_action(self, token)
-    }
-
     fn end_turn_action(&self) -> Option<Action> {
         (self.moved != 0 && self.result == result::NONE).then_some(Action::PASS)
     }
@@ -448,6 +404,55 @@ impl Game for Quattuor {
     fn is_pass(&self, a: Action) -> bool {
         a.is_pass()
     }
+}
+
+impl Notation for Quattuor {
+    fn from_position_string(s: &str, _opts: &Options) -> Result<Self, PositionError> {
+        notation::parse_position(s)
+    }
+
+    fn position_string(&self) -> String {
+        notation::write_position(self)
+    }
+
+    fn from_setup(tokens: &[&str], _opts: &Options) -> Result<Self, PositionError> {
+        notation::from_setup(tokens)
+    }
+
+    fn propose_setup(_opts: &Options, seat: Seat, seed: u64) -> Option<String> {
+        Some(setup::propose(seat.min(1), seed))
+    }
+
+    fn seat_name(&self, seat: Seat) -> &'static str {
+        ["Red", "Black"][seat & 1]
+    }
+
+    fn write_action(&self, a: Action, out: &mut String) {
+        notation::write_action(self, a, out)
+    }
+
+    fn parse_action(&self, token: &str) -> Result<Action, TokenError> {
+        notation::parse_action(self, token)
+    }
+}
+
+impl Evaluation for Quattuor {
+    fn default_weights(_variant: &str) -> &'static Weights {
+        &eval::DEFAULT
+    }
+
+    fn eval_features<S: EvalSink>(&self, seat: Seat, sink: &mut S) {
+        eval::features(self, seat, sink)
+    }
+}
+
+impl SearchHints for Quattuor {
+    const QUICK_OUTCOME: bool = true;
+
+    /// Races to the goal rank are short: 9 to 32 turns in all (median 14)
+    /// against depth 1 at 10+0.1, 4.6 turns of the mover still to play on
+    /// average at a move (docs/search.md, "Tenth session").
+    const TURNS_TO_GO: u32 = 8;
 
     fn is_tactical(&self, a: Action) -> bool {
         eval::is_tactical(self, a)
@@ -456,13 +461,19 @@ impl Game for Quattuor {
     fn order_hint(&self, a: Action) -> i32 {
         eval::order_hint(self, a)
     }
+}
 
-    fn default_weights(_variant: &str) -> &'static Weights {
-        &eval::DEFAULT
+impl Presentation for Quattuor {
+    fn render(&self) -> String {
+        notation::render(self)
     }
 
-    fn eval_features<S: EvalSink>(&self, seat: Seat, sink: &mut S) {
-        eval::features(self, seat, sink)
+    fn board_view(&self) -> Option<crate::view::BoardView> {
+        Some(view::board_view(self))
+    }
+
+    fn action_cells(&self, a: Action) -> Vec<String> {
+        view::action_cells(self, a)
     }
 }
 

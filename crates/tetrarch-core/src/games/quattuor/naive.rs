@@ -4,7 +4,7 @@
 //! writer. Every legal action is returned with the position it leads to.
 
 use super::{Quattuor, CAPTURES};
-use crate::game::Game;
+use crate::game::Notation;
 use std::collections::{BTreeMap, VecDeque};
 
 type Cell = (i32, i32); // (rank 1..=15, file 0..)

@@ -2,7 +2,7 @@
 //! notation and set-up errors, and properties against the simple rules.
 
 use super::*;
-use crate::game::{action_string, Game};
+use crate::game::action_string;
 use crate::turns::{divide, legal_turns, parse_turn, perft, perft_actions, play_turn};
 
 fn pos(s: &str) -> Quattuor {
@@ -10,7 +10,7 @@ fn pos(s: &str) -> Quattuor {
 }
 
 fn actions_of(p: &Quattuor) -> Vec<String> {
-    let mut l = <Quattuor as Game>::Actions::default();
+    let mut l = <Quattuor as Rules>::Actions::default();
     p.legal_actions(&mut l);
     let mut v: Vec<String> = l.iter().map(|&a| action_string(p, a)).collect();
     v.sort();
@@ -573,7 +573,7 @@ mod properties {
     }
 
     fn fast(p: &Quattuor) -> Vec<(String, String)> {
-        let mut l = <Quattuor as Game>::Actions::default();
+        let mut l = <Quattuor as Rules>::Actions::default();
         p.legal_actions(&mut l);
         let mut v: Vec<(String, String)> = l
             .iter()
@@ -612,7 +612,7 @@ mod properties {
                     prop_assert!(p.outcome().is_some());
                     break;
                 }
-                let mut l = <Quattuor as Game>::Actions::default();
+                let mut l = <Quattuor as Rules>::Actions::default();
                 p.legal_actions(&mut l);
                 for &a in l.iter() {
                     let tok = action_string(&p, a);
@@ -651,7 +651,7 @@ mod properties {
         for game in 0..120u64 {
             let mut p = start(1 + (game % 13) as usize, game);
             for _ in 0..60 {
-                let mut l = <Quattuor as Game>::Actions::default();
+                let mut l = <Quattuor as Rules>::Actions::default();
                 p.legal_actions(&mut l);
                 if l.is_empty() {
                     break;
@@ -718,7 +718,7 @@ fn quattuor_speed() {
 #[test]
 fn search_hooks() {
     let p = pos(E[6]);
-    let mut l = <Quattuor as Game>::Actions::default();
+    let mut l = <Quattuor as Rules>::Actions::default();
     p.legal_actions(&mut l);
     let tactical = l.iter().filter(|&&a| p.is_tactical(a)).count();
     assert!(tactical > 0 && tactical < 100, "{tactical}");

@@ -4,7 +4,7 @@
 
 use super::board::{exists, file, rank, width, BASES, SLOTS};
 use super::{piece_code, side_of_piece, suit_of, value_of, Action, Piece, Quattuor};
-use crate::game::{action_string, Game};
+use crate::game::{action_string, Notation};
 use crate::view::{token_cells, BoardView, CellView, PieceView, ReserveView, SeatView, Shape};
 
 /// Suit symbols in the order `d h c s`.

@@ -28,7 +28,9 @@ mod view;
 
 use crate::bitboard::Bb192;
 use crate::eval::{EvalSink, Weights};
-use crate::game::{Game, OptionKind, OptionSpec, Outcome, PositionError, Seat, TokenError};
+use crate::game::{
+    Evaluation, Notation, OptionKind, OptionSpec, Outcome, PositionError, Presentation, Rules, SearchHints, Seat, TokenError,
+};
 use board::{Geo, Sq, GEO13, GEO17};
 pub use moves::{Move, MoveKind, MoveList, MAX_PATH};
 
@@ -337,12 +339,11 @@ fn combo(name: &str, value: &str, values: &[&'static str]) -> Result<usize, Posi
         .ok_or_else(|| PositionError::new(format!("option {name}: `{value}` is not one of {}", values.join(", "))))
 }
 
-impl Game for QueensKings {
+impl Rules for QueensKings {
     type Action = Move;
     type Undo = State;
     type Actions = MoveList;
     type Options = Options;
-
     const ONE_ACTION_PER_TURN: bool = true;
     const VARIANTS: &'static [&'static str] = VARIANTS;
 
@@ -393,22 +394,6 @@ impl Game for QueensKings {
         Self::from_position_string(notation::start_string(opts), opts).expect("the start position parses")
     }
 
-    fn from_position_string(s: &str, opts: &Options) -> Result<Self, PositionError> {
-        notation::parse_position(s, *opts)
-    }
-
-    fn position_string(&self) -> String {
-        notation::write_position(self)
-    }
-
-    fn render(&self) -> String {
-        notation::render(self)
-    }
-
-    fn board_view(&self) -> Option<crate::view::BoardView> {
-        Some(view::board_view(self))
-    }
-
     fn seats(&self) -> usize {
         if self.rules.mode == Mode::Duel {
             2
@@ -430,10 +415,6 @@ impl Game for QueensKings {
             Mode::Teams => seat % 2,
             _ => seat,
         }
-    }
-
-    fn seat_name(&self, seat: Seat) -> &'static str {
-        ["South", "West", "North", "East"][self.colour_of(seat) & 3]
     }
 
     fn legal_actions(&self, out: &mut MoveList) {
@@ -466,6 +447,28 @@ impl Game for QueensKings {
         self.compute_key()
     }
 
+    fn is_pass(&self, _m: Move) -> bool {
+        false
+    }
+
+    fn variant(&self) -> &'static str {
+        self.rules.variant()
+    }
+}
+
+impl Notation for QueensKings {
+    fn from_position_string(s: &str, opts: &Options) -> Result<Self, PositionError> {
+        notation::parse_position(s, *opts)
+    }
+
+    fn position_string(&self) -> String {
+        notation::write_position(self)
+    }
+
+    fn seat_name(&self, seat: Seat) -> &'static str {
+        ["South", "West", "North", "East"][self.colour_of(seat) & 3]
+    }
+
     fn write_action(&self, m: Move, out: &mut String) {
         notation::write_move(m, out)
     }
@@ -473,11 +476,19 @@ impl Game for QueensKings {
     fn parse_action(&self, token: &str) -> Result<Move, TokenError> {
         notation::parse_move(self, token)
     }
+}
 
-    fn is_pass(&self, _m: Move) -> bool {
-        false
+impl Evaluation for QueensKings {
+    fn default_weights(variant: &str) -> &'static Weights {
+        eval::default_weights(variant)
     }
 
+    fn eval_features<S: EvalSink>(&self, seat: Seat, sink: &mut S) {
+        eval::features(self, seat, sink)
+    }
+}
+
+impl SearchHints for QueensKings {
     /// Free-for-all only (Best-Reply Search): colour `seat` moves next if it
     /// is in the game and has a move; nothing else changes (the draw
     /// counter counts turns played, and none was). In teams and duel a
@@ -512,17 +523,15 @@ impl Game for QueensKings {
     fn order_hint(&self, m: Move) -> i32 {
         eval::order_hint(self, m)
     }
+}
 
-    fn variant(&self) -> &'static str {
-        self.rules.variant()
+impl Presentation for QueensKings {
+    fn render(&self) -> String {
+        notation::render(self)
     }
 
-    fn default_weights(variant: &str) -> &'static Weights {
-        eval::default_weights(variant)
-    }
-
-    fn eval_features<S: EvalSink>(&self, seat: Seat, sink: &mut S) {
-        eval::features(self, seat, sink)
+    fn board_view(&self) -> Option<crate::view::BoardView> {
+        Some(view::board_view(self))
     }
 }
 

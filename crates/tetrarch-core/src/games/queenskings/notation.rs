@@ -363,7 +363,7 @@ pub fn parse_move(p: &QueensKings, t: &str) -> Result<Move, TokenError> {
         path.push(sq(f, r));
     }
     let mut legal = MoveList::default();
-    crate::game::Game::legal_actions(p, &mut legal);
+    crate::game::Rules::legal_actions(p, &mut legal);
     if legal.is_empty() {
         return Err(TokenError::Illegal("the game is over".into()));
     }

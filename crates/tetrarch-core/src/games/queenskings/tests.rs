@@ -4,7 +4,7 @@
 
 use super::naive::Naive;
 use super::*;
-use crate::game::{Game, GameResult, SeatSet};
+use crate::game::{GameResult, SeatSet};
 use crate::turns::{legal_turns, parse_turn, perft, perft_bulk, play_turn};
 
 fn opts_of(variant: &str) -> Options {
@@ -818,7 +818,6 @@ mod no_panics {
 /// its order (man < King < Queen).
 #[test]
 fn the_nine_by_nine_variants_play_with_their_tuned_weights() {
-    use crate::game::Game;
     for v in super::VARIANTS {
         let d = super::QueensKings::default_weights(v);
         let hand = crate::eval::Weights::defaults(d.variant, d.table);

@@ -3,7 +3,7 @@
 
 use super::board::sq;
 use super::{QueensKings, KING, QUEEN};
-use crate::game::Game;
+use crate::game::{Notation, Rules};
 use crate::view::{BoardView, CellView, PieceView, SeatView, Shape};
 
 /// Colours S, W, N, E.

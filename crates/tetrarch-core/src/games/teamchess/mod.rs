@@ -21,7 +21,9 @@ use arrayvec::ArrayVec;
 use super::chess4::board::CELLS;
 use super::chess4::men::Men;
 use crate::eval::{EvalSink, Weights};
-use crate::game::{Game, OptionKind, OptionSpec, Outcome, PositionError, Seat, TokenError};
+use crate::game::{
+    Evaluation, Notation, OptionKind, OptionSpec, Outcome, PositionError, Presentation, Rules, SearchHints, Seat, TokenError,
+};
 pub use moves::Move;
 pub use notation::{to_fen4, START, START_FEN4};
 
@@ -87,12 +89,11 @@ impl TeamChess {
     }
 }
 
-impl Game for TeamChess {
+impl Rules for TeamChess {
     type Action = Move;
     type Undo = moves::Undo;
     type Actions = ArrayVec<Move, MAX_ACTIONS>;
     type Options = Options;
-
     const ONE_ACTION_PER_TURN: bool = true;
     const VARIANTS: &'static [&'static str] = &["teamchess"];
 
@@ -138,47 +139,6 @@ impl Game for TeamChess {
         Self::from_position_string(START, opts).expect("the start position parses")
     }
 
-    fn from_position_string(s: &str, opts: &Options) -> Result<Self, PositionError> {
-        notation::parse_any(s, *opts)
-    }
-
-    fn position_string(&self) -> String {
-        notation::write_position(self)
-    }
-
-    fn render(&self) -> String {
-        notation::render(self)
-    }
-
-    fn board_view(&self) -> Option<crate::view::BoardView> {
-        Some(view::board_view(self))
-    }
-
-    fn write_record(start: &Self, turns: &[String]) -> Option<Result<String, PositionError>> {
-        let names = ["Red".into(), "Blue".into(), "Yellow".into(), "Green".into()];
-        Some(pgn4::write(start, turns, &names))
-    }
-
-    fn read_record(text: &str, opts: &Options) -> Option<Result<(Self, Vec<String>), PositionError>> {
-        Some(pgn4::read(text, opts).map(|r| (r.start, r.turns)))
-    }
-
-    fn alt_notations(&self) -> Vec<(&'static str, String)> {
-        vec![("FEN4", to_fen4(self))]
-    }
-
-    fn dialect_turn(&self, opts: &Options, actions: &[Move]) -> Option<String> {
-        (opts.fen4_notation && actions.len() == 1).then(|| notation::fen4_move(actions[0]))
-    }
-
-    /// With `Notation` `fen4`, scores are Red/Yellow's, as 4pchess gives
-    /// them (a 4pchess-dialect tool reads them so).
-    fn dialect_score_seat(&self, opts: &Options) -> Option<Seat> {
-        opts.fen4_notation.then_some(0)
-    }
-
-    const CLOCK_LETTERS: Option<[&'static str; 4]> = Some(["r", "b", "y", "g"]);
-
     fn seats(&self) -> usize {
         4
     }
@@ -189,10 +149,6 @@ impl Game for TeamChess {
 
     fn side_of(&self, seat: Seat) -> usize {
         seat & 1
-    }
-
-    fn seat_name(&self, seat: Seat) -> &'static str {
-        ["Red", "Blue", "Yellow", "Green"][seat & 3]
     }
 
     fn legal_actions(&self, out: &mut Self::Actions) {
@@ -225,6 +181,37 @@ impl Game for TeamChess {
         self.compute_key()
     }
 
+    fn is_pass(&self, _m: Move) -> bool {
+        false
+    }
+}
+
+impl Notation for TeamChess {
+    fn from_position_string(s: &str, opts: &Options) -> Result<Self, PositionError> {
+        notation::parse_any(s, *opts)
+    }
+
+    fn position_string(&self) -> String {
+        notation::write_position(self)
+    }
+
+    fn write_record(start: &Self, turns: &[String]) -> Option<Result<String, PositionError>> {
+        let names = ["Red".into(), "Blue".into(), "Yellow".into(), "Green".into()];
+        Some(pgn4::write(start, turns, &names))
+    }
+
+    fn read_record(text: &str, opts: &Options) -> Option<Result<(Self, Vec<String>), PositionError>> {
+        Some(pgn4::read(text, opts).map(|r| (r.start, r.turns)))
+    }
+
+    fn alt_notations(&self) -> Vec<(&'static str, String)> {
+        vec![("FEN4", to_fen4(self))]
+    }
+
+    fn seat_name(&self, seat: Seat) -> &'static str {
+        ["Red", "Blue", "Yellow", "Green"][seat & 3]
+    }
+
     fn write_action(&self, m: Move, out: &mut String) {
         notation::write_move(m, out)
     }
@@ -232,25 +219,25 @@ impl Game for TeamChess {
     fn parse_action(&self, token: &str) -> Result<Move, TokenError> {
         notation::parse_move(self, token)
     }
+}
 
-    fn is_pass(&self, _m: Move) -> bool {
-        false
-    }
-
-    fn is_tactical(&self, m: Move) -> bool {
-        self.men.board[m.to()] != 0 || m.is_ep() || m.promotion().is_some()
-    }
-
-    fn order_hint(&self, m: Move) -> i32 {
-        eval::order_hint(self, m)
-    }
-
+impl Evaluation for TeamChess {
     fn default_weights(_variant: &str) -> &'static Weights {
         &eval::DEFAULT
     }
 
     fn eval_features<S: EvalSink>(&self, seat: Seat, sink: &mut S) {
         eval::features(self, seat, sink)
+    }
+}
+
+impl SearchHints for TeamChess {
+    fn is_tactical(&self, m: Move) -> bool {
+        self.men.board[m.to()] != 0 || m.is_ep() || m.promotion().is_some()
+    }
+
+    fn order_hint(&self, m: Move) -> i32 {
+        eval::order_hint(self, m)
     }
 
     fn in_check(&self) -> bool {
@@ -271,6 +258,28 @@ impl Game for TeamChess {
     fn unskip(&mut self, u: moves::Undo) {
         self.unmake_null(u)
     }
+}
+
+impl Presentation for TeamChess {
+    fn render(&self) -> String {
+        notation::render(self)
+    }
+
+    fn board_view(&self) -> Option<crate::view::BoardView> {
+        Some(view::board_view(self))
+    }
+
+    fn dialect_turn(&self, opts: &Options, actions: &[Move]) -> Option<String> {
+        (opts.fen4_notation && actions.len() == 1).then(|| notation::fen4_move(actions[0]))
+    }
+
+    /// With `Notation` `fen4`, scores are Red/Yellow's, as 4pchess gives
+    /// them (a 4pchess-dialect tool reads them so).
+    fn dialect_score_seat(&self, opts: &Options) -> Option<Seat> {
+        opts.fen4_notation.then_some(0)
+    }
+
+    const CLOCK_LETTERS: Option<[&'static str; 4]> = Some(["r", "b", "y", "g"]);
 }
 
 impl crate::registry::GameInfo for TeamChess {

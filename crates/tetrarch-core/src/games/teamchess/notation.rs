@@ -2,7 +2,7 @@
 
 use super::moves::Move;
 use super::{castle, Options, TeamChess, MAX_ACTIONS};
-use crate::game::{PositionError, TokenError};
+use crate::game::{PositionError, Rules, TokenError};
 use crate::games::chess4::board::*;
 use crate::games::chess4::men::{code, render as render_men, Men};
 use crate::games::chess4::piece::*;
@@ -505,7 +505,7 @@ pub fn parse_move(p: &TeamChess, t: &str) -> Result<Move, TokenError> {
         x => return Err(TokenError::Malformed(format!("unknown suffix `{x}` (n b r q, or =N =B =R =Q)"))),
     };
     let mut legal = ArrayVec::<Move, MAX_ACTIONS>::new();
-    use crate::game::Game;
+
     p.legal_actions(&mut legal);
     if legal.is_empty() {
         return Err(TokenError::Illegal("the game is over".into()));

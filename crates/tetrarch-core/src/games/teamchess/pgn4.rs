@@ -10,7 +10,7 @@
 
 use super::notation::to_fen4;
 use super::{Move, Options, TeamChess, START_FEN4};
-use crate::game::{Game, GameResult, Outcome, PositionError};
+use crate::game::{GameResult, Notation, Outcome, PositionError, Rules};
 use crate::games::chess4::board::square_name;
 use crate::games::chess4::piece::*;
 use crate::turns::{legal_turns, parse_turn};

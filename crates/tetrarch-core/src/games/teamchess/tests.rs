@@ -1,7 +1,6 @@
 //! Perft from §12, the worked examples T1–T4, FEN4 and tokens.
 
 use super::*;
-use crate::game::Game;
 use crate::turns::{legal_turns, parse_turn, perft, play_turn};
 
 fn pos(s: &str) -> TeamChess {
@@ -184,7 +183,7 @@ mod properties {
             let opts = Options::default();
             let mut p = TeamChess::startpos(&opts);
             for pick in picks {
-                let mut l = <TeamChess as Game>::Actions::default();
+                let mut l = <TeamChess as Rules>::Actions::default();
                 p.legal_actions(&mut l);
                 if l.is_empty() { break; }
                 let s = p.position_string();
