@@ -121,16 +121,58 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// An error in a position string, a set-up token or an option, with a message
-/// that names the field and says why.
+/// An error in a position string, a set-up token, a game record or a rule
+/// option: which part is wrong and why. The text (`Display`) is what the
+/// protocol prints after `info string error:`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct PositionError(pub String);
+pub enum PositionError {
+    /// A field of a position string, set-up token or record is wrong
+    /// (`board`, `castling`, `field 3 (moved)`, `PGN4: move 12 …`).
+    #[error("{field}: {reason}")]
+    Field {
+        /// The field, as the game's spec names it.
+        field: String,
+        /// Why it is wrong.
+        reason: String,
+    },
+    /// A rule option's value is wrong.
+    #[error("option {name}: {reason}")]
+    Option {
+        /// The option's name as the spec writes it.
+        name: String,
+        /// Why the value is refused.
+        reason: String,
+    },
+    /// The game has no rule option of that name.
+    #[error("unknown option `{name}`")]
+    UnknownOption {
+        /// The name asked for.
+        name: String,
+    },
+    /// `position setup …` in a game without a set-up phase.
+    #[error("this game has no set-up phase")]
+    NoSetupPhase,
+}
 
 impl PositionError {
-    /// Builds an error from anything printable.
-    pub fn new(msg: impl Into<String>) -> Self {
-        PositionError(msg.into())
+    /// A wrong field.
+    pub fn field(field: impl Into<String>, reason: impl Into<String>) -> Self {
+        PositionError::Field { field: field.into(), reason: reason.into() }
+    }
+    /// A wrong option value.
+    pub fn option(name: impl Into<String>, reason: impl Into<String>) -> Self {
+        PositionError::Option { name: name.into(), reason: reason.into() }
+    }
+    /// An option the game does not have.
+    pub fn unknown_option(name: impl Into<String>) -> Self {
+        PositionError::UnknownOption { name: name.into() }
+    }
+    /// The field that is wrong, if the error is about a field.
+    pub fn field_name(&self) -> Option<&str> {
+        match self {
+            PositionError::Field { field, .. } => Some(field),
+            _ => None,
+        }
     }
 }
 
@@ -337,7 +379,7 @@ pub trait Notation: Rules {
     /// The position after every seat's secret set-up choice, for games that
     /// have one (`position setup …`).
     fn from_setup(_tokens: &[&str], _opts: &Self::Options) -> Result<Self, PositionError> {
-        Err(PositionError::new("this game has no set-up phase"))
+        Err(PositionError::NoSetupPhase)
     }
 
     /// The engine's proposal for `seat`'s secret set-up choice (`go setup`),

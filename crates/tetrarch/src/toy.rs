@@ -71,9 +71,9 @@ impl Rules for Toy {
 
     fn set_option(o: &mut ToyOptions, name: &str, value: &str) -> Result<(), PositionError> {
         match name {
-            "Toy_MaxTake" => o.max_take = value.parse().map_err(|_| PositionError::new("bad"))?,
+            "Toy_MaxTake" => o.max_take = value.parse().map_err(|_| PositionError::option("Toy_MaxTake", "not a number"))?,
             "Toy_Big" => o.start = if value == "true" { 21 } else { 10 },
-            _ => return Err(PositionError::new("no such option")),
+            _ => return Err(PositionError::unknown_option(name)),
         }
         Ok(())
     }
@@ -135,13 +135,13 @@ impl Notation for Toy {
     fn from_position_string(s: &str, o: &ToyOptions) -> Result<Self, PositionError> {
         let f: Vec<&str> = s.split(' ').collect();
         let [pile, side] = f[..] else {
-            return Err(PositionError::new(format!("expected 2 fields, got {}", f.len())));
+            return Err(PositionError::field("position", format!("expected 2 fields, got {}", f.len())));
         };
-        let pile = pile.parse().map_err(|_| PositionError::new("pile: not a number"))?;
+        let pile = pile.parse().map_err(|_| PositionError::field("pile", "not a number"))?;
         let to_move = match side {
             "1" => 0,
             "2" => 1,
-            _ => return Err(PositionError::new("side: expected 1 or 2")),
+            _ => return Err(PositionError::field("side", "expected 1 or 2")),
         };
         Ok(Toy { pile, to_move, max_take: o.max_take })
     }

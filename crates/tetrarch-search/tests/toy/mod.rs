@@ -89,7 +89,7 @@ impl Rules for Toy {
     }
 
     fn set_option(_opts: &mut Cfg, name: &str, _value: &str) -> Result<(), PositionError> {
-        Err(PositionError::new(format!("no option {name}")))
+        Err(PositionError::unknown_option(name))
     }
 
     fn startpos(opts: &Cfg) -> Self {
@@ -206,9 +206,9 @@ impl Notation for Toy {
         let mut t = Toy::new(*opts);
         let f: Vec<&str> = s.split_whitespace().collect();
         if f.len() != 3 {
-            return Err(PositionError::new("stones seat acted"));
+            return Err(PositionError::field("position", "stones seat acted"));
         }
-        let bad = |_| PositionError::new("number");
+        let bad = |_| PositionError::field("position", "not a number");
         t.stones = f[0].parse().map_err(bad)?;
         t.to_move = f[1].parse().map_err(bad)?;
         t.acted = f[2].parse().map_err(bad)?;

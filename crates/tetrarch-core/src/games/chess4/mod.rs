@@ -74,7 +74,7 @@ pub mod shared_rules {
                     *no_progress_plies = v;
                     Ok(())
                 }
-                None => Err(PositionError::new(format!("option FC_NoProgressPlies: `{value}` is not in 0..10000"))),
+                None => Err(PositionError::option("FC_NoProgressPlies", format!("`{value}` is not in 0..10000"))),
             }),
             "fc_repetitiondraw" => Some(match value.to_ascii_lowercase().as_str() {
                 "true" => {
@@ -85,7 +85,7 @@ pub mod shared_rules {
                     *repetition_draw = false;
                     Ok(())
                 }
-                _ => Err(PositionError::new(format!("option FC_RepetitionDraw: `{value}` is not true or false"))),
+                _ => Err(PositionError::option("FC_RepetitionDraw", format!("`{value}` is not true or false"))),
             }),
             _ => None,
         }

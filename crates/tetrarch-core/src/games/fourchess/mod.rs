@@ -179,14 +179,14 @@ impl Rules for FourChess {
         let check = |v: &str| match v.to_ascii_lowercase().as_str() {
             "true" => Ok(true),
             "false" => Ok(false),
-            _ => Err(PositionError::new(format!("option {name}: `{v}` is not true or false"))),
+            _ => Err(PositionError::option(name, format!("`{v}` is not true or false"))),
         };
         match name.to_ascii_lowercase().as_str() {
             "fc_layout" => {
                 opts.layout = match value {
                     "A" | "a" => Layout::A,
                     "B" | "b" => Layout::B,
-                    _ => return Err(PositionError::new(format!("option FC_Layout: `{value}` is not A or B"))),
+                    _ => return Err(PositionError::option("FC_Layout", format!("`{value}` is not A or B"))),
                 }
             }
             "fc_leapownpawns" => opts.leap_own_pawns = check(value)?,
@@ -197,7 +197,7 @@ impl Rules for FourChess {
                     &mut opts.no_progress_plies,
                     &mut opts.repetition_draw,
                 )
-                .unwrap_or_else(|| Err(PositionError::new(format!("unknown option `{name}`"))))
+                .unwrap_or_else(|| Err(PositionError::unknown_option(name)))
             }
         }
         Ok(())

@@ -15,10 +15,6 @@ pub const START_B: &str = "yRyNyByKyQyByNyR/yPyPyPyPyPyPyPyP/8/bRbP10rPrR/bNbP10
 const COLOURS: [char; 4] = ['w', 'b', 'y', 'r'];
 const PIECES: [char; 7] = LETTERS;
 
-fn err(msg: impl Into<String>) -> PositionError {
-    PositionError::new(msg)
-}
-
 /// The existing files of rank index `y`.
 fn rank_files(y: usize) -> core::ops::RangeInclusive<usize> {
     if (3..=10).contains(&y) {
@@ -34,26 +30,29 @@ fn colour_seat(c: char) -> Option<usize> {
 
 fn parse_number(field: &str, what: &str) -> Result<u32, PositionError> {
     if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(err(format!("{what}: `{field}` is not a decimal number")));
+        return Err(PositionError::field(what, format!("`{field}` is not a decimal number")));
     }
     // Capped far below u32::MAX so that counting turns can never overflow.
     field
         .parse::<u32>()
         .ok()
         .filter(|&n| n <= 1_000_000_000)
-        .ok_or_else(|| err(format!("{what}: `{field}` is too large (at most 1000000000)")))
+        .ok_or_else(|| PositionError::field(what, format!("`{field}` is too large (at most 1000000000)")))
 }
 
 /// Parses a `fourchess` position string.
 pub fn parse_position(s: &str, rules: Options) -> Result<FourChess, PositionError> {
     let fields: Vec<&str> = s.split([' ', '\t']).filter(|f| !f.is_empty()).collect();
     if fields.len() != 5 {
-        return Err(err(format!("position: expected 5 fields (board, side, inert, clock, fullmove), found {}", fields.len())));
+        return Err(PositionError::field(
+            "position",
+            format!("expected 5 fields (board, side, inert, clock, fullmove), found {}", fields.len()),
+        ));
     }
     let mut pos = FourChess::empty(rules);
     let ranks: Vec<&str> = fields[0].split('/').collect();
     if ranks.len() != 14 {
-        return Err(err(format!("board: expected 14 ranks, found {}", ranks.len())));
+        return Err(PositionError::field("board", format!("expected 14 ranks, found {}", ranks.len())));
     }
     let mut king_count = [0u32; 4];
     for (i, text) in ranks.iter().enumerate() {
@@ -72,40 +71,47 @@ pub fn parse_position(s: &str, rules: Options) -> Result<FourChess, PositionErro
                 }
                 let digits: String = chars[start..j].iter().collect();
                 if digits.starts_with('0') {
-                    return Err(err(format!("board: rank {rank_no}: empty count `{digits}` is 0 or has a leading zero")));
+                    return Err(PositionError::field(
+                        "board",
+                        format!("rank {rank_no}: empty count `{digits}` is 0 or has a leading zero"),
+                    ));
                 }
                 let n: usize = digits.parse().unwrap_or(usize::MAX);
                 if n > files.len() - cell {
-                    return Err(err(format!("board: rank {rank_no}: too many cells (it has {})", files.len())));
+                    return Err(PositionError::field(
+                        "board",
+                        format!("rank {rank_no}: too many cells (it has {})", files.len()),
+                    ));
                 }
                 cell += n;
                 continue;
             }
-            let seat = colour_seat(c).ok_or_else(|| err(format!("board: rank {rank_no}: unknown colour letter `{c}`")))?;
+            let seat = colour_seat(c)
+                .ok_or_else(|| PositionError::field("board", format!("rank {rank_no}: unknown colour letter `{c}`")))?;
             let pc = chars
                 .get(j + 1)
                 .copied()
-                .ok_or_else(|| err(format!("board: rank {rank_no}: colour `{c}` without a piece letter")))?;
+                .ok_or_else(|| PositionError::field("board", format!("rank {rank_no}: colour `{c}` without a piece letter")))?;
             let ty = PIECES
                 .iter()
                 .position(|&x| x == pc)
-                .ok_or_else(|| err(format!("board: rank {rank_no}: unknown piece letter `{pc}`")))?;
+                .ok_or_else(|| PositionError::field("board", format!("rank {rank_no}: unknown piece letter `{pc}`")))?;
             if cell >= files.len() {
-                return Err(err(format!("board: rank {rank_no}: too many cells (it has {})", files.len())));
+                return Err(PositionError::field("board", format!("rank {rank_no}: too many cells (it has {})", files.len())));
             }
             let sq_ = sq(files[cell], y);
             let name = square_name(sq_);
             if ty == PAWN && BACK[seat].has(sq_) {
-                return Err(err(format!("board: {name}: a forward pawn on its own back line")));
+                return Err(PositionError::field("board", format!("{name}: a forward pawn on its own back line")));
             }
             if ty <= RPAWN && (BACK[(seat + 1) & 3] | BACK[(seat + 3) & 3]).has(sq_) {
-                return Err(err(format!("board: {name}: a pawn on an enemy's back line")));
+                return Err(PositionError::field("board", format!("{name}: a pawn on an enemy's back line")));
             }
             if ty == PAWN && BACK[partner(seat)].has(sq_) {
-                return Err(err(format!("board: {name}: a forward pawn on its partner's back line")));
+                return Err(PositionError::field("board", format!("{name}: a forward pawn on its partner's back line")));
             }
             if ty == RPAWN && PAWN_LINE[seat].has(sq_) {
-                return Err(err(format!("board: {name}: a reversed pawn on its own pawn line")));
+                return Err(PositionError::field("board", format!("{name}: a reversed pawn on its own pawn line")));
             }
             if ty == KING {
                 king_count[seat] += 1;
@@ -115,26 +121,29 @@ pub fn parse_position(s: &str, rules: Options) -> Result<FourChess, PositionErro
             j += 2;
         }
         if cell != files.len() {
-            return Err(err(format!("board: rank {rank_no} has {cell} cells, expected {}", files.len())));
+            return Err(PositionError::field("board", format!("rank {rank_no} has {cell} cells, expected {}", files.len())));
         }
     }
     for (seat, &n) in king_count.iter().enumerate() {
         if n != 1 {
-            return Err(err(format!("board: colour `{}` has {n} Kings, expected exactly 1", COLOURS[seat])));
+            return Err(PositionError::field("board", format!("colour `{}` has {n} Kings, expected exactly 1", COLOURS[seat])));
         }
     }
     let side = fields[1];
     pos.side = match side.chars().collect::<Vec<_>>().as_slice() {
-        [c] => colour_seat(*c).ok_or_else(|| err(format!("side: `{side}` is not one of w b y r")))? as u8,
-        _ => return Err(err(format!("side: `{side}` is not one of w b y r"))),
+        [c] => colour_seat(*c).ok_or_else(|| PositionError::field("side", format!("`{side}` is not one of w b y r")))? as u8,
+        _ => return Err(PositionError::field("side", format!("`{side}` is not one of w b y r"))),
     };
     let inert = fields[2];
     if inert != "-" {
         let mut last: Option<usize> = None;
         for c in inert.chars() {
-            let seat = colour_seat(c).ok_or_else(|| err(format!("inert: unknown colour letter `{c}`")))?;
+            let seat = colour_seat(c).ok_or_else(|| PositionError::field("inert", format!("unknown colour letter `{c}`")))?;
             if last.is_some_and(|l| seat <= l) {
-                return Err(err(format!("inert: `{inert}` has repeated or out-of-order letters (order w b y r)")));
+                return Err(PositionError::field(
+                    "inert",
+                    format!("`{inert}` has repeated or out-of-order letters (order w b y r)"),
+                ));
             }
             last = Some(seat);
             pos.inert |= 1 << seat;
@@ -143,7 +152,7 @@ pub fn parse_position(s: &str, rules: Options) -> Result<FourChess, PositionErro
     pos.halfmove = parse_number(fields[3], "clock")?;
     pos.fullmove = parse_number(fields[4], "fullmove")?;
     if pos.fullmove == 0 {
-        return Err(err("fullmove: must be at least 1"));
+        return Err(PositionError::field("fullmove", "must be at least 1"));
     }
     pos.key = pos.compute_key();
     pos.recompute_checks();

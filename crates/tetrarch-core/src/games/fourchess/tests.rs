@@ -237,7 +237,10 @@ fn bad_position_strings() {
     ];
     for (s, why) in cases {
         let e = FourChess::from_position_string(s, &Options::default()).expect_err(s);
-        assert!(e.0.contains(why), "{s}: `{e}` should mention `{why}`");
+        assert!(
+            matches!(&e, PositionError::Field { field, reason } if field.contains(why) || reason.contains(why)),
+            "{s}: `{e}` should be a field error mentioning `{why}`"
+        );
     }
 }
 

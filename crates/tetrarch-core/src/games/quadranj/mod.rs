@@ -400,7 +400,7 @@ fn combo(name: &str, value: &str, values: &[&str]) -> Result<usize, PositionErro
     values
         .iter()
         .position(|v| v.eq_ignore_ascii_case(value))
-        .ok_or_else(|| PositionError::new(format!("option {name}: invalid value `{value}` (one of {})", values.join(", "))))
+        .ok_or_else(|| PositionError::option(name, format!("invalid value `{value}` (one of {})", values.join(", "))))
 }
 
 impl Rules for Quadranj {
@@ -425,7 +425,7 @@ impl Rules for Quadranj {
                 opts.charge_before = combo("QJ_ChargeLanding", value, &["beyond", "before"])? == 1;
                 Ok(())
             }
-            _ => Err(PositionError::new(format!("unknown option `{name}`"))),
+            _ => Err(PositionError::unknown_option(name)),
         }
     }
 

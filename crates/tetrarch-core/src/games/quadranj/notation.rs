@@ -20,7 +20,7 @@ const FIELDS: [&str; 9] = [
 ];
 
 fn ferr(field: usize, msg: impl AsRef<str>) -> PositionError {
-    PositionError::new(format!("field {} ({}): {}", field, FIELDS[field - 1], msg.as_ref()))
+    PositionError::field(format!("field {field} ({})", FIELDS[field - 1]), msg.as_ref())
 }
 
 /// A decimal number without sign or leading zeros, at most 10^9 (capped
@@ -52,7 +52,7 @@ fn write_tally(v: u32, out: &mut String) {
 pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError> {
     let f: Vec<&str> = s.split([' ', '\t']).filter(|w| !w.is_empty()).collect();
     if f.len() != 9 {
-        return Err(PositionError::new(format!("expected 9 fields, found {}", f.len())));
+        return Err(PositionError::field("position", format!("expected 9 fields, found {}", f.len())));
     }
     let mut p = Quadranj::empty(opts);
     let g = p.geo;

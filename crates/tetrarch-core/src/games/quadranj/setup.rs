@@ -97,12 +97,12 @@ pub(crate) fn parse_setup_token(opts: &Options, seat: Seat, t: &str) -> Result<O
 pub(crate) fn from_setup(tokens: &[&str], opts: &Options) -> Result<Quadranj, PositionError> {
     let n = if opts.four { 4 } else { 2 };
     if tokens.len() != n {
-        return Err(PositionError::new(format!("expected {n} set-up tokens (one per seat), found {}", tokens.len())));
+        return Err(PositionError::field("set-up", format!("expected {n} tokens (one per seat), found {}", tokens.len())));
     }
     let mut b = [None; 4];
     for (seat, t) in tokens.iter().enumerate() {
         b[seat] = parse_setup_token(opts, seat, t)
-            .map_err(|e| PositionError::new(format!("set-up token {} `{t}` of seat p{}: {e}", seat + 1, seat + 1)))?;
+            .map_err(|e| PositionError::field(format!("set-up token {} `{t}` of seat p{}", seat + 1, seat + 1), e.to_string()))?;
     }
     Ok(start(opts, b))
 }

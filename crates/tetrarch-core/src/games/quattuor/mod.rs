@@ -341,7 +341,7 @@ impl Rules for Quattuor {
     }
 
     fn set_option(_opts: &mut Options, name: &str, _value: &str) -> Result<(), PositionError> {
-        Err(PositionError::new(format!("unknown option `{name}` (quattuor has no rule options)")))
+        Err(PositionError::unknown_option(name))
     }
 
     fn startpos(_opts: &Options) -> Self {

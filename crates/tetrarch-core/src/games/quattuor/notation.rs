@@ -20,17 +20,17 @@ pub const START: &str = "17/16/4c72cA1sA2s74/3sK8cK3/1cT2cJ2c91s92sJ2sT1/2s83sQ2
 const FIELD_NAMES: [&str; 6] = ["board", "side", "moved", "captured", "locked", "turn"];
 
 fn ferr(field: usize, msg: impl AsRef<str>) -> PositionError {
-    PositionError::new(format!("field {} ({}): {}", field, FIELD_NAMES[field - 1], msg.as_ref()))
+    PositionError::field(format!("field {field} ({})", FIELD_NAMES[field - 1]), msg.as_ref())
 }
 
 /// Parses a position string (§9), with every check of §9.2.
 pub fn parse_position(s: &str) -> Result<Quattuor, PositionError> {
     let fields: Vec<&str> = s.split([' ', '\t']).filter(|f| !f.is_empty()).collect();
     if fields.len() != 6 {
-        return Err(PositionError::new(format!(
-            "position: expected 6 fields (board side moved captured locked turn), found {}",
-            fields.len()
-        )));
+        return Err(PositionError::field(
+            "position",
+            format!("expected 6 fields (board side moved captured locked turn), found {}", fields.len()),
+        ));
     }
     let mut pos = Quattuor::empty();
     // ---- field 1: board
@@ -498,12 +498,12 @@ pub fn parse_setup(side: usize, t: &str) -> Result<Vec<(Piece, Sq)>, String> {
 /// The position after both set-ups (§4.3.2).
 pub fn from_setup(tokens: &[&str]) -> Result<Quattuor, PositionError> {
     if tokens.len() != 2 {
-        return Err(PositionError::new(format!("setup: expected 2 tokens (red, black), found {}", tokens.len())));
+        return Err(PositionError::field("setup", format!("expected 2 tokens (red, black), found {}", tokens.len())));
     }
     let mut pos = Quattuor::empty();
     for (side, t) in tokens.iter().enumerate() {
         let name = ["red", "black"][side];
-        let entries = parse_setup(side, t).map_err(|e| PositionError::new(format!("setup token {name}: {e}")))?;
+        let entries = parse_setup(side, t).map_err(|e| PositionError::field(format!("setup token {name}"), e.to_string()))?;
         for (p, s) in entries {
             pos.put(p, s);
         }

@@ -336,7 +336,7 @@ fn combo(name: &str, value: &str, values: &[&'static str]) -> Result<usize, Posi
     values
         .iter()
         .position(|x| *x == v)
-        .ok_or_else(|| PositionError::new(format!("option {name}: `{value}` is not one of {}", values.join(", "))))
+        .ok_or_else(|| PositionError::option(name, format!("`{value}` is not one of {}", values.join(", "))))
 }
 
 impl Rules for QueensKings {
@@ -376,16 +376,16 @@ impl Rules for QueensKings {
                     .parse::<u32>()
                     .ok()
                     .filter(|v| *v <= 1000 && !(value.len() > 1 && value.starts_with('0')))
-                    .ok_or_else(|| PositionError::new(format!("option QK_DrawRounds: `{value}` is not in 0..1000")))?
+                    .ok_or_else(|| PositionError::option("QK_DrawRounds", format!("`{value}` is not in 0..1000")))?
             }
             "qk_repetitiondraw" => {
                 opts.repetition_draw = match value.to_ascii_lowercase().as_str() {
                     "true" => true,
                     "false" => false,
-                    _ => return Err(PositionError::new(format!("option QK_RepetitionDraw: `{value}` is not true or false"))),
+                    _ => return Err(PositionError::option("QK_RepetitionDraw", format!("`{value}` is not true or false"))),
                 }
             }
-            _ => return Err(PositionError::new(format!("unknown option `{name}`"))),
+            _ => return Err(PositionError::unknown_option(name)),
         }
         Ok(())
     }

@@ -30,10 +30,6 @@ pub const SEAT_LETTERS: [char; 4] = ['s', 'w', 'n', 'e'];
 /// Type letters by type.
 pub const TYPE_LETTERS: [char; 3] = ['m', 'k', 'q'];
 
-fn err(msg: impl Into<String>) -> PositionError {
-    PositionError::new(msg)
-}
-
 fn variant_name(opts: &Options) -> String {
     let mut v = String::from(if opts.size == 13 { "queenskings9" } else { "queenskings" });
     match opts.mode {
@@ -54,10 +50,10 @@ fn seat_letters(opts: &Options) -> &'static str {
 
 fn parse_number(field: &str, what: &str) -> Result<u32, PositionError> {
     if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(err(format!("{what}: `{field}` is not a decimal number without sign")));
+        return Err(PositionError::field(what, format!("`{field}` is not a decimal number without sign")));
     }
     if field.len() > 1 && field.starts_with('0') {
-        return Err(err(format!("{what}: `{field}` has a leading zero")));
+        return Err(PositionError::field(what, format!("`{field}` has a leading zero")));
     }
     // Capped far below u32::MAX, as every game's counters are, so that
     // playing on can never overflow them.
@@ -65,17 +61,20 @@ fn parse_number(field: &str, what: &str) -> Result<u32, PositionError> {
         .parse::<u32>()
         .ok()
         .filter(|&n| n <= 1_000_000_000)
-        .ok_or_else(|| err(format!("{what}: `{field}` is too large (at most 1000000000)")))
+        .ok_or_else(|| PositionError::field(what, format!("`{field}` is too large (at most 1000000000)")))
 }
 
 /// Parses a position string (§7) under `opts`, with the checks of §7.6.
 pub fn parse_position(s: &str, opts: Options) -> Result<QueensKings, PositionError> {
     let fields: Vec<&str> = s.split([' ', '\t']).filter(|f| !f.is_empty()).collect();
     if fields.len() != 5 {
-        return Err(err(format!(
-            "position: expected 5 fields (board, seat to move, seats in the game, draw counter, turn number), found {}",
-            fields.len()
-        )));
+        return Err(PositionError::field(
+            "position",
+            format!(
+                "expected 5 fields (board, seat to move, seats in the game, draw counter, turn number), found {}",
+                fields.len()
+            ),
+        ));
     }
     let mut pos = QueensKings::empty(opts);
     let g = pos.geo;
@@ -85,14 +84,14 @@ pub fn parse_position(s: &str, opts: Options) -> Result<QueensKings, PositionErr
     // -- board
     let ranks: Vec<&str> = fields[0].split('/').collect();
     if ranks.len() != n {
-        return Err(err(format!("board: expected {n} ranks, found {}", ranks.len())));
+        return Err(PositionError::field("board", format!("expected {n} ranks, found {}", ranks.len())));
     }
     let mut counts = [0u32; 4];
     for (i, text) in ranks.iter().enumerate() {
         let r = n - 1 - i;
         let rank_no = r + 1;
         if text.is_empty() {
-            return Err(err(format!("board: rank {rank_no} is empty")));
+            return Err(PositionError::field("board", format!("rank {rank_no} is empty")));
         }
         let b = text.as_bytes();
         let mut cell = 0usize;
@@ -106,11 +105,14 @@ pub fn parse_position(s: &str, opts: Options) -> Result<QueensKings, PositionErr
                 }
                 let digits = &text[start..j];
                 if digits.starts_with('0') {
-                    return Err(err(format!("board: rank {rank_no}: empty count `{digits}` is 0 or starts with 0")));
+                    return Err(PositionError::field(
+                        "board",
+                        format!("rank {rank_no}: empty count `{digits}` is 0 or starts with 0"),
+                    ));
                 }
                 let k: usize = digits.parse().unwrap_or(usize::MAX);
                 if k > n - cell {
-                    return Err(err(format!("board: rank {rank_no} has more than {n} cells")));
+                    return Err(PositionError::field("board", format!("rank {rank_no} has more than {n} cells")));
                 }
                 cell += k;
                 continue;
@@ -118,33 +120,50 @@ pub fn parse_position(s: &str, opts: Options) -> Result<QueensKings, PositionErr
             let c = ch as char;
             let Some(colour) = SEAT_LETTERS.iter().position(|&x| x == c) else {
                 if TYPE_LETTERS.contains(&c) {
-                    return Err(err(format!("board: rank {rank_no}: type letter `{c}` without a seat letter before it")));
+                    return Err(PositionError::field(
+                        "board",
+                        format!("rank {rank_no}: type letter `{c}` without a seat letter before it"),
+                    ));
                 }
                 let shown = text[j..].chars().next().unwrap_or('?');
-                return Err(err(format!("board: rank {rank_no}: `{shown}` is not a seat letter, type letter, digit or `/`")));
+                return Err(PositionError::field(
+                    "board",
+                    format!("rank {rank_no}: `{shown}` is not a seat letter, type letter, digit or `/`"),
+                ));
             };
             let ty = match b.get(j + 1).map(|&t| t as char) {
                 Some('m') => MAN,
                 Some('k') => super::KING,
                 Some('q') => super::QUEEN,
-                _ => return Err(err(format!("board: rank {rank_no}: seat letter `{c}` is not followed by m, k or q"))),
+                _ => {
+                    return Err(PositionError::field(
+                        "board",
+                        format!("rank {rank_no}: seat letter `{c}` is not followed by m, k or q"),
+                    ))
+                }
             };
             if playing >> colour & 1 == 0 {
-                return Err(err(format!("board: rank {rank_no}: seat `{c}` does not play in {}", variant_name(&opts))));
+                return Err(PositionError::field(
+                    "board",
+                    format!("rank {rank_no}: seat `{c}` does not play in {}", variant_name(&opts)),
+                ));
             }
             if cell >= n {
-                return Err(err(format!("board: rank {rank_no} has more than {n} cells")));
+                return Err(PositionError::field("board", format!("rank {rank_no} has more than {n} cells")));
             }
             let (f, name) = (cell, format!("{}{}", (b'a' + cell as u8) as char, rank_no));
             if (f + r) & 1 != 0 {
-                return Err(err(format!("board: {name}: a piece on an unplayable (light) square")));
+                return Err(PositionError::field("board", format!("{name}: a piece on an unplayable (light) square")));
             }
             let s = sq(f, r);
             if ty == MAN && s == g.centre {
-                return Err(err(format!("board: {name}: a man on the centre (it would be a King)")));
+                return Err(PositionError::field("board", format!("{name}: a man on the centre (it would be a King)")));
             }
             if ty == MAN && g.qedge[colour].has(s) {
-                return Err(err(format!("board: {name}: a man of `{c}` on its own Queen edge (it would be a Queen)")));
+                return Err(PositionError::field(
+                    "board",
+                    format!("{name}: a man of `{c}` on its own Queen edge (it would be a Queen)"),
+                ));
             }
             pos.put(colour, ty, s);
             counts[colour] += 1;
@@ -152,13 +171,16 @@ pub fn parse_position(s: &str, opts: Options) -> Result<QueensKings, PositionErr
             j += 2;
         }
         if cell != n {
-            return Err(err(format!("board: rank {rank_no} has {cell} cells, expected {n}")));
+            return Err(PositionError::field("board", format!("rank {rank_no} has {cell} cells, expected {n}")));
         }
     }
     let most = opts.start_count();
     for (c, &k) in counts.iter().enumerate() {
         if k > most {
-            return Err(err(format!("board: seat `{}` has {k} pieces, more than the {most} it starts with", SEAT_LETTERS[c])));
+            return Err(PositionError::field(
+                "board",
+                format!("seat `{}` has {k} pieces, more than the {most} it starts with", SEAT_LETTERS[c]),
+            ));
         }
     }
 
@@ -168,48 +190,50 @@ pub fn parse_position(s: &str, opts: Options) -> Result<QueensKings, PositionErr
         [c] => SEAT_LETTERS.iter().position(|&x| x == *c as char).filter(|&c| playing >> c & 1 != 0),
         _ => None,
     }
-    .ok_or_else(|| err(format!("seat to move: `{side}` is not one of {}", seat_letters(&opts))))?;
+    .ok_or_else(|| PositionError::field("seat to move", format!("`{side}` is not one of {}", seat_letters(&opts))))?;
 
     // -- seats in the game
     let field = fields[2];
     let mut in_game = 0u8;
     let mut last: Option<usize> = None;
     for c in field.chars() {
-        let colour = SEAT_LETTERS
-            .iter()
-            .position(|&x| x == c)
-            .filter(|&c| playing >> c & 1 != 0)
-            .ok_or_else(|| err(format!("seats in the game: `{c}` is not one of {}", seat_letters(&opts))))?;
+        let colour =
+            SEAT_LETTERS.iter().position(|&x| x == c).filter(|&c| playing >> c & 1 != 0).ok_or_else(|| {
+                PositionError::field("seats in the game", format!("`{c}` is not one of {}", seat_letters(&opts)))
+            })?;
         if in_game >> colour & 1 != 0 {
-            return Err(err(format!("seats in the game: `{c}` is repeated")));
+            return Err(PositionError::field("seats in the game", format!("`{c}` is repeated")));
         }
         if last.is_some_and(|l| colour < l) {
-            return Err(err(format!("seats in the game: `{field}` is not in turn order ({})", seat_letters(&opts))));
+            return Err(PositionError::field(
+                "seats in the game",
+                format!("`{field}` is not in turn order ({})", seat_letters(&opts)),
+            ));
         }
         last = Some(colour);
         in_game |= 1 << colour;
     }
     if in_game == 0 {
-        return Err(err("seats in the game: empty"));
+        return Err(PositionError::field("seats in the game", "empty"));
     }
     if in_game >> to_move & 1 == 0 {
-        return Err(err(format!("seat to move: `{side}` is not in the game (`{field}`)")));
+        return Err(PositionError::field("seat to move", format!("`{side}` is not in the game (`{field}`)")));
     }
 
     // -- counters
     let counter = parse_number(fields[3], "draw counter")?;
     let turn = parse_number(fields[4], "turn number")?;
     if turn == 0 {
-        return Err(err("turn number: must be at least 1"));
+        return Err(PositionError::field("turn number", "must be at least 1"));
     }
 
     if opts.mode == Mode::FreeForAll && !opts.keep_eliminated {
         for (c, bb) in pos.st.by_colour.iter().enumerate() {
             if in_game >> c & 1 == 0 && bb.any() {
-                return Err(err(format!(
-                    "board: seat `{}` is out of the game but has pieces (QK_EliminatedPieces = remove)",
-                    SEAT_LETTERS[c]
-                )));
+                return Err(PositionError::field(
+                    "board",
+                    format!("seat `{}` is out of the game but has pieces (QK_EliminatedPieces = remove)", SEAT_LETTERS[c]),
+                ));
             }
         }
     }
@@ -220,7 +244,7 @@ pub fn parse_position(s: &str, opts: Options) -> Result<QueensKings, PositionErr
     pos.st.turn = turn;
     pos.st.key = pos.compute_key();
     if !pos.one_side(in_game) && !pos.has_any_move(to_move) {
-        return Err(err(format!("seat to move: `{side}` has no legal move (it would already be out)")));
+        return Err(PositionError::field("seat to move", format!("`{side}` has no legal move (it would already be out)")));
     }
     Ok(pos)
 }

@@ -476,7 +476,10 @@ fn bad_position_strings() {
     ];
     for (v, s, why) in cases {
         let e = QueensKings::from_position_string(s, &opts_of(v)).expect_err(s);
-        assert!(e.0.contains(why), "{s}: `{e}` should mention `{why}`");
+        assert!(
+            matches!(&e, PositionError::Field { field, reason } if field.contains(why) || reason.contains(why)),
+            "{s}: `{e}` should be a field error mentioning `{why}`"
+        );
     }
     // ...the same strings are fine where the rule does not apply
     assert!(QueensKings::from_position_string(&E6.replace("swne", "sne"), &with("queenskings9", |o| o.keep_eliminated = true))

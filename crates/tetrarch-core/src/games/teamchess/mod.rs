@@ -115,7 +115,7 @@ impl Rules for TeamChess {
                 opts.fen4_notation = match value.to_ascii_lowercase().as_str() {
                     "tetrarch" => false,
                     "fen4" => true,
-                    _ => return Err(PositionError::new(format!("option Notation: `{value}` is not tetrarch or fen4"))),
+                    _ => return Err(PositionError::option("Notation", format!("`{value}` is not tetrarch or fen4"))),
                 }
             }
             _ => {
@@ -125,7 +125,7 @@ impl Rules for TeamChess {
                     &mut opts.no_progress_plies,
                     &mut opts.repetition_draw,
                 )
-                .unwrap_or_else(|| Err(PositionError::new(format!("unknown option `{name}`"))))
+                .unwrap_or_else(|| Err(PositionError::unknown_option(name)))
             }
         }
         Ok(())

@@ -16,10 +16,6 @@ pub const START_FEN4: &str = "R-0,0,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-x,x,x,yR,yN,yB
 const COLOURS: [char; 4] = ['r', 'b', 'y', 'g'];
 const FEN4_SIDES: [char; 4] = ['R', 'B', 'Y', 'G'];
 
-fn err(msg: impl Into<String>) -> PositionError {
-    PositionError::new(msg)
-}
-
 fn colour_seat(c: char) -> Option<usize> {
     COLOURS.iter().position(|&x| x == c)
 }
@@ -38,13 +34,13 @@ fn piece_type(c: char) -> Option<usize> {
 
 fn parse_number(field: &str, what: &str) -> Result<u32, PositionError> {
     if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(err(format!("{what}: `{field}` is not a decimal number")));
+        return Err(PositionError::field(what, format!("`{field}` is not a decimal number")));
     }
     field
         .parse::<u32>()
         .ok()
         .filter(|&n| n <= 1_000_000_000)
-        .ok_or_else(|| err(format!("{what}: `{field}` is too large (at most 1000000000)")))
+        .ok_or_else(|| PositionError::field(what, format!("`{field}` is too large (at most 1000000000)")))
 }
 
 /// Whether a pawn of `seat` may stand on `s` (§7.3): not on its own back
@@ -79,16 +75,16 @@ pub fn parse_any(s: &str, rules: Options) -> Result<TeamChess, PositionError> {
 fn finish(mut p: TeamChess, king_count: [u32; 4]) -> Result<TeamChess, PositionError> {
     for (seat, &n) in king_count.iter().enumerate() {
         if n > 1 {
-            return Err(err(format!("board: colour `{}` has {n} Kings", COLOURS[seat])));
+            return Err(PositionError::field("board", format!("colour `{}` has {n} Kings", COLOURS[seat])));
         }
     }
     if king_count.iter().filter(|&&n| n == 0).count() > 1 {
-        return Err(err("board: more than one colour has no King"));
+        return Err(PositionError::field("board", "more than one colour has no King"));
     }
     if king_count.iter().all(|&n| n == 1) {
         let last = (p.side as usize + 3) & 3;
         if p.in_check(last) {
-            return Err(err(format!("board: the King of `{}`, who moved last, is attacked", COLOURS[last])));
+            return Err(PositionError::field("board", format!("the King of `{}`, who moved last, is attacked", COLOURS[last])));
         }
     }
     p.key = p.compute_key();
@@ -97,11 +93,10 @@ fn finish(mut p: TeamChess, king_count: [u32; 4]) -> Result<TeamChess, PositionE
 
 fn put_checked(men: &mut Men, seat: usize, ty: usize, s: Sq, kings: &mut [u32; 4]) -> Result<(), PositionError> {
     if ty == PAWN && !pawn_square_ok(seat, s) {
-        return Err(err(format!(
-            "board: {}: a pawn of `{}` on its back line or on or beyond its promotion line",
-            square_name(s),
-            COLOURS[seat]
-        )));
+        return Err(PositionError::field(
+            "board",
+            format!("{}: a pawn of `{}` on its back line or on or beyond its promotion line", square_name(s), COLOURS[seat]),
+        ));
     }
     if ty == KING {
         kings[seat] += 1;
@@ -114,16 +109,16 @@ fn put_checked(men: &mut Men, seat: usize, ty: usize, s: Sq, kings: &mut [u32; 4
 pub fn parse_position(s: &str, rules: Options) -> Result<TeamChess, PositionError> {
     let fields: Vec<&str> = s.split([' ', '\t']).filter(|f| !f.is_empty()).collect();
     if fields.len() != 6 {
-        return Err(err(format!(
-            "position: expected 6 fields (board, side, castling, en passant, clock, fullmove), found {}",
-            fields.len()
-        )));
+        return Err(PositionError::field(
+            "position",
+            format!("expected 6 fields (board, side, castling, en passant, clock, fullmove), found {}", fields.len()),
+        ));
     }
     let mut men = Men::default();
     let mut kings = [0u32; 4];
     let ranks: Vec<&str> = fields[0].split('/').collect();
     if ranks.len() != 14 {
-        return Err(err(format!("board: expected 14 ranks, found {}", ranks.len())));
+        return Err(PositionError::field("board", format!("expected 14 ranks, found {}", ranks.len())));
     }
     for (i, text) in ranks.iter().enumerate() {
         let y = 13 - i;
@@ -139,36 +134,45 @@ pub fn parse_position(s: &str, rules: Options) -> Result<TeamChess, PositionErro
                 }
                 let digits: String = chars[start..j].iter().collect();
                 if digits.starts_with('0') {
-                    return Err(err(format!("board: rank {rank_no}: empty count `{digits}` is 0 or has a leading zero")));
+                    return Err(PositionError::field(
+                        "board",
+                        format!("rank {rank_no}: empty count `{digits}` is 0 or has a leading zero"),
+                    ));
                 }
                 let n: usize = digits.parse().unwrap_or(usize::MAX);
                 if n > files.len() - cell {
-                    return Err(err(format!("board: rank {rank_no}: too many cells (it has {})", files.len())));
+                    return Err(PositionError::field(
+                        "board",
+                        format!("rank {rank_no}: too many cells (it has {})", files.len()),
+                    ));
                 }
                 cell += n;
                 continue;
             }
             let c = chars[j];
-            let seat = colour_seat(c).ok_or_else(|| err(format!("board: rank {rank_no}: unknown colour letter `{c}`")))?;
-            let pc =
-                *chars.get(j + 1).ok_or_else(|| err(format!("board: rank {rank_no}: colour `{c}` without a piece letter")))?;
-            let ty = piece_type(pc).ok_or_else(|| err(format!("board: rank {rank_no}: unknown piece letter `{pc}`")))?;
+            let seat = colour_seat(c)
+                .ok_or_else(|| PositionError::field("board", format!("rank {rank_no}: unknown colour letter `{c}`")))?;
+            let pc = *chars
+                .get(j + 1)
+                .ok_or_else(|| PositionError::field("board", format!("rank {rank_no}: colour `{c}` without a piece letter")))?;
+            let ty = piece_type(pc)
+                .ok_or_else(|| PositionError::field("board", format!("rank {rank_no}: unknown piece letter `{pc}`")))?;
             if cell >= files.len() {
-                return Err(err(format!("board: rank {rank_no}: too many cells (it has {})", files.len())));
+                return Err(PositionError::field("board", format!("rank {rank_no}: too many cells (it has {})", files.len())));
             }
             put_checked(&mut men, seat, ty, sq(files[cell], y), &mut kings)?;
             cell += 1;
             j += 2;
         }
         if cell != files.len() {
-            return Err(err(format!("board: rank {rank_no} has {cell} cells, expected {}", files.len())));
+            return Err(PositionError::field("board", format!("rank {rank_no} has {cell} cells, expected {}", files.len())));
         }
     }
     let side = match fields[1].chars().collect::<Vec<_>>().as_slice() {
         [c] => colour_seat(*c),
         _ => None,
     }
-    .ok_or_else(|| err(format!("side: `{}` is not one of r b y g", fields[1])))?;
+    .ok_or_else(|| PositionError::field("side", format!("`{}` is not one of r b y g", fields[1])))?;
     let mut p = TeamChess { men, side: side as u8, castling: 0, ep: [0; 4], halfmove: 0, fullmove: 1, key: 0, rules };
     // Castling: colour letters in order, each followed by K, Q or KQ.
     let cf = fields[2];
@@ -177,10 +181,13 @@ pub fn parse_position(s: &str, rules: Options) -> Result<TeamChess, PositionErro
         let mut last: Option<usize> = None;
         let mut j = 0;
         while j < chars.len() {
-            let seat =
-                colour_seat(chars[j]).ok_or_else(|| err(format!("castling: `{cf}`: unknown colour letter `{}`", chars[j])))?;
+            let seat = colour_seat(chars[j])
+                .ok_or_else(|| PositionError::field("castling", format!("`{cf}`: unknown colour letter `{}`", chars[j])))?;
             if last.is_some_and(|l| seat <= l) {
-                return Err(err(format!("castling: `{cf}` has repeated or out-of-order letters (order r b y g)")));
+                return Err(PositionError::field(
+                    "castling",
+                    format!("`{cf}` has repeated or out-of-order letters (order r b y g)"),
+                ));
             }
             last = Some(seat);
             j += 1;
@@ -193,7 +200,7 @@ pub fn parse_position(s: &str, rules: Options) -> Result<TeamChess, PositionErro
                 }
             }
             if !any {
-                return Err(err(format!("castling: `{cf}`: colour `{}` without K or Q", COLOURS[seat])));
+                return Err(PositionError::field("castling", format!("`{cf}`: colour `{}` without K or Q", COLOURS[seat])));
             }
         }
         for bit in 0..8 {
@@ -201,11 +208,14 @@ pub fn parse_position(s: &str, rules: Options) -> Result<TeamChess, PositionErro
                 let (seat, side_) = (bit / 2, bit % 2);
                 let t = &castle::TABLE[seat][side_];
                 if p.men.board[t.king_from] != code(seat, KING) || p.men.board[t.rook_from] != code(seat, ROOK) {
-                    return Err(err(format!(
-                        "castling: `{}{}`: the King or Rook is not on its home square",
-                        COLOURS[seat],
-                        if side_ == 0 { 'K' } else { 'Q' }
-                    )));
+                    return Err(PositionError::field(
+                        "castling",
+                        format!(
+                            "`{}{}`: the King or Rook is not on its home square",
+                            COLOURS[seat],
+                            if side_ == 0 { 'K' } else { 'Q' }
+                        ),
+                    ));
                 }
             }
         }
@@ -215,18 +225,21 @@ pub fn parse_position(s: &str, rules: Options) -> Result<TeamChess, PositionErro
     if ef != "-" {
         let mut last: Option<usize> = None;
         for name in ef.split(',') {
-            let s = parse_square(name).ok_or_else(|| err(format!("en passant: `{name}` is not a square")))?;
-            let c = ep_colour(s).ok_or_else(|| err(format!("en passant: no double step skips {name}")))?;
+            let s = parse_square(name).ok_or_else(|| PositionError::field("en passant", format!("`{name}` is not a square")))?;
+            let c = ep_colour(s).ok_or_else(|| PositionError::field("en passant", format!("no double step skips {name}")))?;
             if last.is_some_and(|l| c <= l) {
-                return Err(err(format!("en passant: `{ef}`: entries out of order (seat order r b y g)")));
+                return Err(PositionError::field("en passant", format!("`{ef}`: entries out of order (seat order r b y g)")));
             }
             last = Some(c);
             if c == side {
-                return Err(err(format!("en passant: {name} is an entry of the colour to move")));
+                return Err(PositionError::field("en passant", format!("{name} is an entry of the colour to move")));
             }
             let landing = (s as i32 + DIR_SHIFT[c]) as Sq;
             if p.men.board[landing] != code(c, PAWN) {
-                return Err(err(format!("en passant: {name}: no `{}` pawn on {}", COLOURS[c], square_name(landing))));
+                return Err(PositionError::field(
+                    "en passant",
+                    format!("{name}: no `{}` pawn on {}", COLOURS[c], square_name(landing)),
+                ));
             }
             p.ep[c] = s as u8;
         }
@@ -234,7 +247,7 @@ pub fn parse_position(s: &str, rules: Options) -> Result<TeamChess, PositionErro
     p.halfmove = parse_number(fields[4], "clock")?;
     p.fullmove = parse_number(fields[5], "fullmove")?;
     if p.fullmove == 0 {
-        return Err(err("fullmove: must be at least 1"));
+        return Err(PositionError::field("fullmove", "must be at least 1"));
     }
     finish(p, kings)
 }
@@ -243,12 +256,12 @@ pub fn parse_position(s: &str, rules: Options) -> Result<TeamChess, PositionErro
 pub fn parse_fen4(s: &str, rules: Options) -> Result<TeamChess, PositionError> {
     let fields: Vec<&str> = s.split('-').collect();
     if fields.len() != 7 && fields.len() != 8 {
-        return Err(err(format!("FEN4: expected 7 or 8 fields separated by `-`, found {}", fields.len())));
+        return Err(PositionError::field("FEN4", format!("expected 7 or 8 fields separated by `-`, found {}", fields.len())));
     }
     let extras = if fields.len() == 8 { Some(fields[6]) } else { None };
     for (i, f) in fields.iter().enumerate() {
         if (extras.is_none() || i != 6) && f.contains([' ', '\t', '\n', '\r']) {
-            return Err(err(format!("FEN4: field {} `{f}`: whitespace is allowed only inside {{…}}", i + 1)));
+            return Err(PositionError::field("FEN4", format!("field {} `{f}`: whitespace is allowed only inside {{…}}", i + 1)));
         }
     }
     let side = match fields[0] {
@@ -256,12 +269,12 @@ pub fn parse_fen4(s: &str, rules: Options) -> Result<TeamChess, PositionError> {
         "B" => 1,
         "Y" => 2,
         "G" => 3,
-        f => return Err(err(format!("FEN4: side `{f}` is not one of R B Y G"))),
+        f => return Err(PositionError::field("FEN4", format!("side `{f}` is not one of R B Y G"))),
     };
     let bits = |f: &str, what: &str| -> Result<[bool; 4], PositionError> {
         let v: Vec<&str> = f.split(',').collect();
         if v.len() != 4 || v.iter().any(|b| *b != "0" && *b != "1") {
-            return Err(err(format!("FEN4: {what} `{f}` is not four comma-separated 0/1")));
+            return Err(PositionError::field("FEN4", format!("{what} `{f}` is not four comma-separated 0/1")));
         }
         Ok([v[0] == "1", v[1] == "1", v[2] == "1", v[3] == "1"])
     };
@@ -270,7 +283,7 @@ pub fn parse_fen4(s: &str, rules: Options) -> Result<TeamChess, PositionError> {
     let qside = bits(fields[3], "Queen-side castling")?;
     let points: Vec<&str> = fields[4].split(',').collect();
     if points.len() != 4 || points.iter().any(|p| p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit())) {
-        return Err(err(format!("FEN4: points `{}` are not four comma-separated numbers", fields[4])));
+        return Err(PositionError::field("FEN4", format!("points `{}` are not four comma-separated numbers", fields[4])));
     }
     let clock = parse_number(fields[5], "FEN4: clock")?;
     let placement = fields[fields.len() - 1];
@@ -278,7 +291,7 @@ pub fn parse_fen4(s: &str, rules: Options) -> Result<TeamChess, PositionError> {
     let mut kings = [0u32; 4];
     let ranks: Vec<&str> = placement.split('/').collect();
     if ranks.len() != 14 {
-        return Err(err(format!("FEN4: placement: expected 14 ranks, found {}", ranks.len())));
+        return Err(PositionError::field("FEN4", format!("placement: expected 14 ranks, found {}", ranks.len())));
     }
     for (i, text) in ranks.iter().enumerate() {
         let y = 13 - i;
@@ -286,17 +299,20 @@ pub fn parse_fen4(s: &str, rules: Options) -> Result<TeamChess, PositionError> {
         for cell in text.split(',') {
             let rank_no = y + 1;
             if x >= 14 {
-                return Err(err(format!("FEN4: rank {rank_no} covers more than 14 columns")));
+                return Err(PositionError::field("FEN4", format!("rank {rank_no} covers more than 14 columns")));
             }
             if cell == "x" {
                 if exists_xy(x as i32, y as i32) {
-                    return Err(err(format!("FEN4: rank {rank_no}: `x` on the existing square {}", square_name(sq(x, y)))));
+                    return Err(PositionError::field(
+                        "FEN4",
+                        format!("rank {rank_no}: `x` on the existing square {}", square_name(sq(x, y))),
+                    ));
                 }
                 x += 1;
             } else if !cell.is_empty() && cell.bytes().all(|b| b.is_ascii_digit()) {
                 let n: usize = cell.parse().unwrap_or(usize::MAX);
                 if n == 0 || cell.starts_with('0') || n > 14 - x {
-                    return Err(err(format!("FEN4: rank {rank_no}: bad count `{cell}`")));
+                    return Err(PositionError::field("FEN4", format!("rank {rank_no}: bad count `{cell}`")));
                 }
                 x += n;
             } else {
@@ -306,17 +322,20 @@ pub fn parse_fen4(s: &str, rules: Options) -> Result<TeamChess, PositionError> {
                     _ => (None, None),
                 };
                 let (Some(seat), Some(ty)) = (seat, ty) else {
-                    return Err(err(format!("FEN4: rank {rank_no}: unknown cell `{cell}`")));
+                    return Err(PositionError::field("FEN4", format!("rank {rank_no}: unknown cell `{cell}`")));
                 };
                 if !exists_xy(x as i32, y as i32) {
-                    return Err(err(format!("FEN4: rank {rank_no}: a piece on a missing cell (column {})", x + 1)));
+                    return Err(PositionError::field(
+                        "FEN4",
+                        format!("rank {rank_no}: a piece on a missing cell (column {})", x + 1),
+                    ));
                 }
                 put_checked(&mut men, seat, ty, sq(x, y), &mut kings)?;
                 x += 1;
             }
         }
         if x != 14 {
-            return Err(err(format!("FEN4: rank {} covers {x} columns, expected 14", y + 1)));
+            return Err(PositionError::field("FEN4", format!("rank {} covers {x} columns, expected 14", y + 1)));
         }
     }
     let mut p = TeamChess { men, side: side as u8, castling: 0, ep: [0; 4], halfmove: clock, fullmove: 1, key: 0, rules };
@@ -336,12 +355,10 @@ pub fn parse_fen4(s: &str, rules: Options) -> Result<TeamChess, PositionError> {
             }
             let fits = (PAWN_LINE[c].shift(DIR_SHIFT[c]) & EXISTS).has(sk) && landing as i32 == sk as i32 + DIR_SHIFT[c];
             if !fits {
-                return Err(err(format!(
-                    "FEN4: en passant entry {}:{} does not fit colour `{}`",
-                    square_name(sk),
-                    square_name(landing),
-                    COLOURS[c]
-                )));
+                return Err(PositionError::field(
+                    "FEN4",
+                    format!("en passant entry {}:{} does not fit colour `{}`", square_name(sk), square_name(landing), COLOURS[c]),
+                ));
             }
             p.ep[c] = sk as u8;
         }
@@ -351,7 +368,7 @@ pub fn parse_fen4(s: &str, rules: Options) -> Result<TeamChess, PositionError> {
 
 /// `{'enPassant':(e,e,e,e)}` with whitespace allowed and `"` for `'`.
 fn parse_extras(ex: &str) -> Result<[Option<(Sq, Sq)>; 4], PositionError> {
-    let bad = || err(format!("FEN4: extras `{ex}`: expected {{'enPassant':('','c4:d4','','')}}"));
+    let bad = || PositionError::field("FEN4", format!("extras `{ex}`: expected {{'enPassant':('','c4:d4','','')}}"));
     let t: String = ex.chars().filter(|c| !c.is_whitespace()).map(|c| if c == '"' { '\'' } else { c }).collect();
     let inner = t.strip_prefix("{'enPassant':(").and_then(|r| r.strip_suffix(")}")).ok_or_else(bad)?;
     let entries: Vec<&str> = inner.split(',').collect();
@@ -366,7 +383,7 @@ fn parse_extras(ex: &str) -> Result<[Option<(Sq, Sq)>; 4], PositionError> {
         }
         let (a, b) = body.split_once(':').ok_or_else(bad)?;
         let (Some(a), Some(b)) = (parse_square(a), parse_square(b)) else {
-            return Err(err(format!("FEN4: en passant entry `{body}` names a square that does not exist")));
+            return Err(PositionError::field("FEN4", format!("en passant entry `{body}` names a square that does not exist")));
         };
         out[i] = Some((a, b));
     }

@@ -90,7 +90,7 @@ pub fn write(start: &TeamChess, turns: &[String], names: &Names) -> Result<Strin
     let mut p = start.clone();
     let mut moves = Vec::with_capacity(turns.len());
     for (i, t) in turns.iter().enumerate() {
-        let acts = parse_turn(&p, t).map_err(|e| PositionError::new(format!("turn {} `{t}`: {e}", i + 1)))?;
+        let acts = parse_turn(&p, t).map_err(|e| PositionError::field(format!("turn {} `{t}`", i + 1), e.to_string()))?;
         moves.push((p.to_move(), long_algebraic(&p, acts[0])));
         p.make(acts[0]);
     }
@@ -140,9 +140,9 @@ pub fn read(text: &str, opts: &Options) -> Result<Record, PositionError> {
     for line in text.lines() {
         let l = line.trim();
         if let Some(inner) = l.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-            let (name, rest) = inner.split_once(' ').ok_or_else(|| PositionError::new(format!("PGN4: bad tag `{l}`")))?;
+            let (name, rest) = inner.split_once(' ').ok_or_else(|| PositionError::field("PGN4", format!("bad tag `{l}`")))?;
             let value = rest.trim().strip_prefix('"').and_then(|r| r.strip_suffix('"'));
-            let value = value.ok_or_else(|| PositionError::new(format!("PGN4: tag `{name}` has no quoted value")))?;
+            let value = value.ok_or_else(|| PositionError::field("PGN4", format!("tag `{name}` has no quoted value")))?;
             tags.push((name.to_string(), value.to_string()));
         } else {
             movetext += l;
@@ -151,7 +151,7 @@ pub fn read(text: &str, opts: &Options) -> Result<Record, PositionError> {
     }
     let start_fen = tags.iter().find(|t| t.0 == "StartFen4").map(|t| t.1.as_str()).unwrap_or(START_FEN4);
     let start =
-        TeamChess::from_position_string(start_fen, opts).map_err(|e| PositionError::new(format!("PGN4: StartFen4: {e}")))?;
+        TeamChess::from_position_string(start_fen, opts).map_err(|e| PositionError::field("PGN4: StartFen4", e.to_string()))?;
     // Strip comments.
     let mut clean = String::new();
     let mut depth = 0;
@@ -176,9 +176,10 @@ pub fn read(text: &str, opts: &Options) -> Result<Record, PositionError> {
         if ["T", "R", "S", "#"].contains(&word) {
             continue; // timeout, resignation, stalemate, mate marks of chess.com
         }
-        let tok = read_move(&p, word).map_err(|e| PositionError::new(format!("PGN4: move {} `{word}`: {e}", turns.len() + 1)))?;
-        let acts =
-            parse_turn(&p, &tok).map_err(|e| PositionError::new(format!("PGN4: move {} `{word}`: {e}", turns.len() + 1)))?;
+        let tok = read_move(&p, word)
+            .map_err(|e| PositionError::field(format!("PGN4: move {} `{word}`", turns.len() + 1), e.to_string()))?;
+        let acts = parse_turn(&p, &tok)
+            .map_err(|e| PositionError::field(format!("PGN4: move {} `{word}`", turns.len() + 1), e.to_string()))?;
         p.make(acts[0]);
         turns.push(tok);
     }

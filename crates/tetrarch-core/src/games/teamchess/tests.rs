@@ -140,7 +140,10 @@ fn fen4_reading_rules() {
         (START_FEN4.replacen("-0-x", "-0-{'foo':1}-x", 1), "extras"),
     ] {
         let e = TeamChess::from_position_string(&bad, &Options::default()).expect_err(&bad);
-        assert!(e.0.contains(why), "{bad}: {e}");
+        assert!(
+            matches!(&e, PositionError::Field { field, reason } if field.contains(why) || reason.contains(why)),
+            "{bad}: {e}"
+        );
     }
     // Double quotes may stand for single quotes; stale entries are dropped.
     let q = START_FEN4.replacen("-0-x", "-0-{ \"enPassant\" : ( \"\" , \"c4:d4\" , \"\" , \"\" ) }-x", 1);
@@ -166,7 +169,10 @@ fn bad_position_strings() {
     ];
     for (s, why) in cases {
         let e = TeamChess::from_position_string(s, &Options::default()).expect_err(s);
-        assert!(e.0.contains(why), "{s}: `{e}` should mention `{why}`");
+        assert!(
+            matches!(&e, PositionError::Field { field, reason } if field.contains(why) || reason.contains(why)),
+            "{s}: `{e}` should be a field error mentioning `{why}`"
+        );
     }
 }
 
