@@ -27,46 +27,6 @@ fn start_positions_round_trip() {
     }
 }
 
-#[test]
-fn perft_start_layout_a() {
-    let mut p = FourChess::startpos(&Options::default());
-    let expect = [12u64, 144, 1_728, 20_736, 333_228];
-    for (d, &n) in expect.iter().enumerate() {
-        assert_eq!(perft(&mut p, d as u32 + 1), n, "depth {}", d + 1);
-    }
-}
-
-#[test]
-fn perft_start_layout_b() {
-    let opts = Options { layout: Layout::B, ..Options::default() };
-    let mut p = FourChess::startpos(&opts);
-    let expect = [12u64, 144, 1_728, 20_736, 333_228];
-    for (d, &n) in expect.iter().enumerate() {
-        assert_eq!(perft(&mut p, d as u32 + 1), n, "depth {}", d + 1);
-    }
-}
-
-/// Depth 6 of both layouts (§12): a few seconds in an optimised build.
-#[test]
-fn perft_start_depth_6() {
-    for (layout, n) in [(Layout::A, 5_305_295u64), (Layout::B, 5_339_329)] {
-        let opts = Options { layout, ..Options::default() };
-        let mut p = FourChess::startpos(&opts);
-        assert_eq!(perft(&mut p, 6), n, "{layout:?}");
-    }
-}
-
-/// Depth 7 of both layouts (§12): about a minute; run with `--ignored`.
-#[test]
-#[ignore]
-fn perft_start_depth_7() {
-    for (layout, n) in [(Layout::A, 85_001_503u64), (Layout::B, 85_010_562)] {
-        let opts = Options { layout, ..Options::default() };
-        let mut p = FourChess::startpos(&opts);
-        assert_eq!(perft(&mut p, 7), n, "{layout:?}");
-    }
-}
-
 // ---- §13 worked examples ----------------------------------------------------
 
 #[test]

@@ -33,27 +33,13 @@ fn start_position() {
     assert_eq!(setup_token(&p, 1), START_SETUP[1]);
 }
 
+/// After Red passes its first turn (§10.3): Black to move with two actions
+/// (the start-position vectors are in `tests/data/perft.txt`).
 #[test]
-fn perft_start_depth_1_2() {
+fn perft_after_a_first_pass() {
     let mut p = Quattuor::startpos(&Options);
-    assert_eq!(perft(&mut p, 1), 349);
-    assert_eq!(perft_actions(&mut p, 1), 349);
-    assert_eq!(perft_actions(&mut p, 2), 121_747);
     play(&mut p, "0000");
     assert_eq!(perft(&mut p, 1), 61_017);
-}
-
-#[test]
-fn perft_start_actions_3() {
-    let mut p = Quattuor::startpos(&Options);
-    assert_eq!(perft_actions(&mut p, 3), 21_396_895);
-}
-
-/// About as long as depth 3 in actions; run with `--ignored` if slow.
-#[test]
-fn perft_start_turns_2() {
-    let mut p = Quattuor::startpos(&Options);
-    assert_eq!(perft(&mut p, 2), 21_276_361);
 }
 
 // ---- §11 worked examples -----------------------------------------------------

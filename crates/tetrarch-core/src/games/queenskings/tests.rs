@@ -71,28 +71,6 @@ const PERFT: [(&str, [u64; 6]); 6] = [
     ("queenskings9-duel", [10, 100, 1120, 12544, 149632, 1784896]),
 ];
 
-#[test]
-fn perft_start_depth_1_to_4_made_leaves() {
-    for (v, counts) in PERFT {
-        let mut p = QueensKings::startpos(&opts_of(v));
-        for d in 1..=4 {
-            assert_eq!(perft(&mut p, d), counts[d as usize - 1], "{v} depth {d}");
-        }
-    }
-}
-
-/// The whole table of §12 (bulk counting at the last level): well under a
-/// second in the optimised test profile.
-#[test]
-fn perft_start_table() {
-    for (v, counts) in PERFT {
-        let mut p = QueensKings::startpos(&opts_of(v));
-        for d in 1..=6 {
-            assert_eq!(perft_bulk(&mut p, d), counts[d as usize - 1], "{v} depth {d}");
-        }
-    }
-}
-
 /// Deeper figures, to compare with other implementations: run with
 /// `--ignored --nocapture`.
 #[test]

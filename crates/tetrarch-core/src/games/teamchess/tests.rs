@@ -26,21 +26,6 @@ fn start_round_trips() {
 }
 
 #[test]
-fn perft_start() {
-    let mut p = TeamChess::startpos(&Options::default());
-    for (d, n) in [20u64, 395, 7_800, 152_050, 3_452_310].into_iter().enumerate() {
-        assert_eq!(perft(&mut p, d as u32 + 1), n, "depth {}", d + 1);
-    }
-}
-
-#[test]
-#[ignore]
-fn perft_start_depth_6() {
-    let mut p = TeamChess::startpos(&Options::default());
-    assert_eq!(perft(&mut p, 6), 77_430_383);
-}
-
-#[test]
 fn t1_en_passant_survives_two_moves() {
     let mut p = TeamChess::startpos(&Options::default());
     for t in ["d2d3", "b4d4", "i13i12", "m8l8"] {
