@@ -1,5 +1,5 @@
 //! The games. Each lives in its own module with the same shape.
-pub mod chess4;
+pub mod cross_board;
 pub mod fourchess;
 pub mod quadranj;
 pub mod quattuor;

@@ -13,7 +13,7 @@ use super::moves::Move;
 use super::piece::*;
 use super::FourChess;
 use crate::eval::{EvalSink, Weights};
-use crate::games::chess4::eval_geometry::{advance, centre_bonus, slider_mobility};
+use crate::games::cross_board::eval_geometry::{advance, centre_bonus, slider_mobility};
 
 /// Piece values by type (P, reversed P, N, B, R, Q, K), for move ordering.
 pub const VALUE: [i32; 7] = [100, 90, 300, 330, 500, 950, 0];

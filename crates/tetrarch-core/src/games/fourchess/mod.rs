@@ -10,9 +10,9 @@
 //! - `eval`: the static evaluation;
 //! - `tests`: perft and worked examples.
 
-pub use super::chess4::board;
-pub use super::chess4::piece;
-pub use super::chess4::{enemies_mask, partner};
+pub use super::cross_board::board;
+pub use super::cross_board::piece;
+pub use super::cross_board::{enemies_mask, partner};
 mod eval;
 mod moves;
 #[cfg(test)]
@@ -32,8 +32,8 @@ use crate::game::{
 use board::Sq;
 pub use moves::Move;
 
-use super::chess4::keys;
-use super::chess4::men::{code, Men};
+use super::cross_board::keys;
+use super::cross_board::men::{code, Men};
 
 /// Start layout (`FC_Layout`, §5.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,7 +191,7 @@ impl Rules for FourChess {
             }
             "fc_leapownpawns" => opts.leap_own_pawns = check(value)?,
             _ => {
-                return super::chess4::shared_rules::set_option(
+                return super::cross_board::shared_rules::set_option(
                     name,
                     value,
                     &mut opts.no_progress_plies,

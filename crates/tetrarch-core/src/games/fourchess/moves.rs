@@ -10,7 +10,7 @@ use super::keys;
 use super::piece::*;
 use super::{enemies_mask, partner, FourChess};
 use crate::bitboard::Bb256;
-use crate::games::chess4::men::{code, code_seat, code_type};
+use crate::games::cross_board::men::{code, code_seat, code_type};
 
 /// A move: `from` (bits 0–7), `to` (8–15), promotion flag (16). `Move(0)` is
 /// the pass `0000` (cell 0, `a1`, does not exist).
@@ -49,14 +49,6 @@ impl Move {
     }
 }
 
-impl core::fmt::Debug for Move {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let mut s = String::new();
-        super::notation::write_move(*self, &mut s);
-        f.write_str(&s)
-    }
-}
-
 /// What `make` saves for `unmake`.
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
@@ -88,7 +80,7 @@ impl FourChess {
 
     /// Whether seat `s`'s King is attacked by a live enemy under `inert`.
     #[inline]
-    pub(super) fn in_check(&self, s: usize, inert: u8) -> bool {
+    pub(super) fn seat_in_check(&self, s: usize, inert: u8) -> bool {
         self.men.attacked(self.men.kings[s] as Sq, self.live_enemy_men(s, inert), self.men.occ)
     }
 
@@ -195,8 +187,8 @@ impl FourChess {
     /// Whether seat `s` has a legal move under `inert`, computing its own and
     /// its partner's check status afresh.
     pub(super) fn has_legal_move(&self, s: usize, inert: u8) -> bool {
-        let sc = self.in_check(s, inert);
-        let pc = self.in_check(partner(s), inert);
+        let sc = self.seat_in_check(s, inert);
+        let pc = self.seat_in_check(partner(s), inert);
         !self.for_each_legal(s, inert, sc, pc, &mut |_| false)
     }
 

@@ -162,7 +162,7 @@ pub fn parse_position(s: &str, rules: Options) -> Result<FourChess, PositionErro
 /// The canonical position string.
 pub fn write_position(p: &FourChess) -> String {
     let mut out = String::with_capacity(160);
-    crate::games::chess4::men::write_board_field(&p.men, COLOURS, &mut out);
+    crate::games::cross_board::men::write_board_field(&p.men, COLOURS, &mut out);
     out.push(' ');
     out.push(COLOURS[p.side as usize]);
     out.push(' ');
@@ -181,7 +181,7 @@ pub fn write_position(p: &FourChess) -> String {
 
 /// A picture of the board, rank 14 at the top.
 pub fn render(p: &FourChess) -> String {
-    crate::games::chess4::men::render(&p.men, COLOURS)
+    crate::games::cross_board::men::render(&p.men, COLOURS)
 }
 
 /// Writes a move token (§10).
@@ -245,5 +245,14 @@ pub fn parse_move(p: &FourChess, t: &str) -> Result<Move, TokenError> {
         Some(&m) if promo && !m.is_promotion() => Err(TokenError::Illegal(format!("{a}{b} is not a promotion"))),
         Some(&m) => Ok(m),
         None => Err(TokenError::Illegal(format!("{a}{b} is not a legal move"))),
+    }
+}
+
+/// A move prints as its token (tests, assertion messages).
+impl core::fmt::Debug for super::moves::Move {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut s = String::new();
+        write_move(*self, &mut s);
+        f.write_str(&s)
     }
 }

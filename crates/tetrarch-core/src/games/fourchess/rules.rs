@@ -26,7 +26,7 @@ impl FourChess {
                 let zone = &KING_ZONE[self.men.kings[s] as Sq];
                 if zone.has(from) || zone.has(to) {
                     checks &= !(1 << s);
-                    if self.in_check(s, 0) {
+                    if self.seat_in_check(s, 0) {
                         checks |= 1 << s;
                     }
                 }
@@ -50,7 +50,7 @@ impl FourChess {
                 if flipped >> s & 1 != 0 {
                     continue;
                 }
-                let mated = self.in_check(s, self.inert) && !self.has_legal_move(s, self.inert);
+                let mated = self.seat_in_check(s, self.inert) && !self.has_legal_move(s, self.inert);
                 if mated != (self.inert >> s & 1 != 0) {
                     self.inert ^= 1 << s;
                     self.key ^= super::INERT_KEYS[s];
@@ -69,7 +69,7 @@ impl FourChess {
     pub(super) fn recompute_checks(&mut self) {
         self.checks = 0;
         for s in 0..4 {
-            if self.in_check(s, self.inert) {
+            if self.seat_in_check(s, self.inert) {
                 self.checks |= 1 << s;
             }
         }
@@ -100,7 +100,7 @@ impl FourChess {
     }
 
     fn no_progress(&self) -> Option<Outcome> {
-        crate::games::chess4::shared_rules::no_progress(self.halfmove, self.rules.no_progress_plies)
+        crate::games::cross_board::shared_rules::no_progress(self.halfmove, self.rules.no_progress_plies)
     }
 
     /// §5.8 rule 3 for a side to move without legal moves: stalemate when he
@@ -129,7 +129,7 @@ impl FourChess {
 
     /// §5.8 rule 5: the third occurrence of the position.
     pub(super) fn repetition(&self, history: &[u64]) -> Option<Outcome> {
-        crate::games::chess4::shared_rules::repetition(self.key, history, self.rules.repetition_draw)
+        crate::games::cross_board::shared_rules::repetition(self.key, history, self.rules.repetition_draw)
     }
 
     /// The legal turns (§5.7): none when the game is over, the pass for an

@@ -313,7 +313,7 @@ mod properties {
                 prop_assert_eq!(Naive::from(&p), after);
                 let mut cache = 0u8;
                 for seat in 0..4 {
-                    if p.in_check(seat, p.inert) { cache |= 1 << seat; }
+                    if p.seat_in_check(seat, p.inert) { cache |= 1 << seat; }
                 }
                 prop_assert_eq!(p.checks, cache);
             }
@@ -370,7 +370,7 @@ mod properties {
 /// and the terms still add up to the evaluation.
 #[test]
 fn eval_mobility_counts_the_cells_sliders_reach() {
-    use crate::games::chess4::test_util::{assert_team_mobility, mobility};
+    use crate::games::cross_board::test_util::{assert_team_mobility, mobility};
     let p = pos("4yK3/8/8/14/14/14/13rK/bK13/14/14/1wR12/8/8/3wK4 w - 0 1");
     assert_team_mobility(&p, 20 * eval::MOBILITY);
     // A man of its own on b5 closes the Rook's way up: a4 and c4–n4 remain.

@@ -12,7 +12,7 @@ pub fn board_view(p: &FourChess) -> BoardView {
     let inert = p.inert_mask();
     let seat = |i: usize| (p.seat_name(i), COLOURS[i], inert >> i & 1 == 0);
     let mut v =
-        crate::games::chess4::view::board_view(|s| p.piece_at(s), ['w', 'b', 'y', 'r'], [seat(0), seat(1), seat(2), seat(3)]);
+        crate::games::cross_board::view::board_view(|s| p.piece_at(s), ['w', 'b', 'y', 'r'], [seat(0), seat(1), seat(2), seat(3)]);
     let names: Vec<&str> = (0..4).filter(|&i| inert >> i & 1 != 0).map(|i| p.seat_name(i)).collect();
     if !names.is_empty() {
         v.notes.push(format!("inert: {}", names.join(", ")));

@@ -132,14 +132,6 @@ impl Move {
     }
 }
 
-impl core::fmt::Debug for Move {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let mut s = String::new();
-        super::notation::write_move(*self, &mut s);
-        f.write_str(&s)
-    }
-}
-
 /// Inline capacity of [`MoveList`].
 pub const INLINE_MOVES: usize = 128;
 

@@ -408,3 +408,12 @@ pub fn parse_move(p: &QueensKings, t: &str) -> Result<Move, TokenError> {
     };
     Err(TokenError::Illegal(why))
 }
+
+/// A move prints as its token (tests, assertion messages).
+impl core::fmt::Debug for super::moves::Move {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut s = String::new();
+        write_move(*self, &mut s);
+        f.write_str(&s)
+    }
+}

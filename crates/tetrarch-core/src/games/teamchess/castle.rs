@@ -2,7 +2,7 @@
 //! clears.
 
 use crate::bitboard::Bb256;
-use crate::games::chess4::board::{sq, Sq, CELLS};
+use crate::games::cross_board::board::{sq, Sq, CELLS};
 
 /// One castling: the King's and Rook's moves, the squares that must be empty
 /// and the square next to the King that must not be attacked.

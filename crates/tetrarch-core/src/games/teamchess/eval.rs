@@ -27,11 +27,11 @@ use super::moves::Move;
 use super::TeamChess;
 use crate::bitboard::Bb256;
 use crate::eval::{EvalSink, Weights};
-use crate::games::chess4::board::{
+use crate::games::cross_board::board::{
     bishop_attacks, file, rank, rook_attacks, sq, step, Sq, DIRS, KING_STEPS, KNIGHT_STEPS, PAWN_CAPS,
 };
-use crate::games::chess4::eval_geometry::centre_bonus;
-use crate::games::chess4::piece::*;
+use crate::games::cross_board::eval_geometry::centre_bonus;
+use crate::games::cross_board::piece::*;
 
 /// Piece values by type (P, -, N, B, R, Q, K), for move ordering. A King
 /// is worth a lot here: capturing it ends the game.

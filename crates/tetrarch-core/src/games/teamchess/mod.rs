@@ -1,6 +1,6 @@
 //! Four-player chess under chess.com's Teams rules (`teamchess`), exactly as
 //! `shared/spec/fourchess.md` §6–§8 reads them. It shares the cross board,
-//! the men, attack detection and hashing with `fourchess` (`games::chess4`).
+//! the men, attack detection and hashing with `fourchess` (`games::cross_board`).
 //!
 //! Module shape: `moves` (encoding, generation, make/unmake), `castle`
 //! (castling table), `rules` (end of the game), `notation` (position
@@ -18,8 +18,8 @@ mod view;
 
 use arrayvec::ArrayVec;
 
-use super::chess4::board::CELLS;
-use super::chess4::men::Men;
+use super::cross_board::board::CELLS;
+use super::cross_board::men::Men;
 use crate::eval::{EvalSink, Weights};
 use crate::game::{
     Evaluation, Notation, OptionKind, OptionSpec, Outcome, PositionError, Presentation, Rules, SearchHints, Seat, TokenError,
@@ -74,7 +74,7 @@ impl TeamChess {
     }
 
     pub(super) fn compute_key(&self) -> u64 {
-        let mut k = super::chess4::keys::SIDE[self.side as usize] ^ self.men.key();
+        let mut k = super::cross_board::keys::SIDE[self.side as usize] ^ self.men.key();
         for bit in 0..8 {
             if self.castling >> bit & 1 != 0 {
                 k ^= CASTLE_KEYS[bit];
@@ -119,7 +119,7 @@ impl Rules for TeamChess {
                 }
             }
             _ => {
-                return super::chess4::shared_rules::set_option(
+                return super::cross_board::shared_rules::set_option(
                     name,
                     value,
                     &mut opts.no_progress_plies,
@@ -241,13 +241,13 @@ impl SearchHints for TeamChess {
     }
 
     fn in_check(&self) -> bool {
-        self.in_check(self.side as usize)
+        self.seat_in_check(self.side as usize)
     }
 
     fn null_move_ok(&self) -> bool {
-        use super::chess4::piece::{KING, PAWN};
+        use super::cross_board::piece::{KING, PAWN};
         let s = self.side as usize;
-        !self.in_check(s) && (self.men.by_seat[s] & !(self.men.by_type[PAWN] | self.men.by_type[KING])).any()
+        !self.seat_in_check(s) && (self.men.by_seat[s] & !(self.men.by_type[PAWN] | self.men.by_type[KING])).any()
     }
 
     /// The next seat only (a null move).

@@ -2,11 +2,11 @@
 
 use super::{castle, TeamChess, MAX_ACTIONS};
 use crate::bitboard::Bb256;
-use crate::games::chess4::board::*;
-use crate::games::chess4::enemies_mask;
-use crate::games::chess4::keys;
-use crate::games::chess4::men::{code, code_seat, code_type, NO_KING};
-use crate::games::chess4::piece::*;
+use crate::games::cross_board::board::*;
+use crate::games::cross_board::enemies_mask;
+use crate::games::cross_board::keys;
+use crate::games::cross_board::men::{code, code_seat, code_type, NO_KING};
+use crate::games::cross_board::piece::*;
 use arrayvec::ArrayVec;
 
 /// A move: `from` (bits 0–7), `to` (8–15), promotion type (16–18, 0 none),
@@ -57,14 +57,6 @@ impl Move {
     #[inline(always)]
     pub const fn is_double(self) -> bool {
         self.0 & DOUBLE != 0
-    }
-}
-
-impl core::fmt::Debug for Move {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let mut s = String::new();
-        super::notation::write_move(*self, &mut s);
-        f.write_str(&s)
     }
 }
 
@@ -417,7 +409,7 @@ impl TeamChess {
     }
 
     /// Whether seat `s`'s King is attacked by an enemy.
-    pub(super) fn in_check(&self, s: usize) -> bool {
+    pub(super) fn seat_in_check(&self, s: usize) -> bool {
         self.men.has_king(s) && self.men.attacked(self.men.kings[s] as Sq, self.men.men_of(enemies_mask(s)), self.men.occ)
     }
 }

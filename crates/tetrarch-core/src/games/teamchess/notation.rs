@@ -3,9 +3,9 @@
 use super::moves::Move;
 use super::{castle, Options, TeamChess, MAX_ACTIONS};
 use crate::game::{PositionError, Rules, TokenError};
-use crate::games::chess4::board::*;
-use crate::games::chess4::men::{code, render as render_men, Men};
-use crate::games::chess4::piece::*;
+use crate::games::cross_board::board::*;
+use crate::games::cross_board::men::{code, render as render_men, Men};
+use crate::games::cross_board::piece::*;
 use arrayvec::ArrayVec;
 
 /// The start position (§9).
@@ -83,7 +83,7 @@ fn finish(mut p: TeamChess, king_count: [u32; 4]) -> Result<TeamChess, PositionE
     }
     if king_count.iter().all(|&n| n == 1) {
         let last = (p.side as usize + 3) & 3;
-        if p.in_check(last) {
+        if p.seat_in_check(last) {
             return Err(PositionError::field("board", format!("the King of `{}`, who moved last, is attacked", COLOURS[last])));
         }
     }
@@ -393,7 +393,7 @@ fn parse_extras(ex: &str) -> Result<[Option<(Sq, Sq)>; 4], PositionError> {
 /// The canonical position string.
 pub fn write_position(p: &TeamChess) -> String {
     let mut out = String::with_capacity(180);
-    crate::games::chess4::men::write_board_field(&p.men, COLOURS, &mut out);
+    crate::games::cross_board::men::write_board_field(&p.men, COLOURS, &mut out);
     out.push(' ');
     out.push(COLOURS[p.side as usize]);
     out.push(' ');
@@ -541,5 +541,14 @@ pub fn parse_move(p: &TeamChess, t: &str) -> Result<Move, TokenError> {
             .into_iter()
             .find(|m| m.promotion() == Some(t))
             .ok_or_else(|| TokenError::Illegal(format!("{name} is not a promotion"))),
+    }
+}
+
+/// A move prints as its token (tests, assertion messages).
+impl core::fmt::Debug for super::moves::Move {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut s = String::new();
+        write_move(*self, &mut s);
+        f.write_str(&s)
     }
 }

@@ -11,8 +11,8 @@
 use super::notation::to_fen4;
 use super::{Move, Options, TeamChess, START_FEN4};
 use crate::game::{GameResult, Notation, Outcome, PositionError, Rules};
-use crate::games::chess4::board::square_name;
-use crate::games::chess4::piece::*;
+use crate::games::cross_board::board::square_name;
+use crate::games::cross_board::piece::*;
 use crate::turns::{legal_turns, parse_turn};
 
 /// Seat names for the tags, in seat order (Red, Blue, Yellow, Green).
@@ -79,7 +79,7 @@ pub fn long_algebraic(p: &TeamChess, m: Move) -> String {
     q.make(m);
     if q.outcome().is_some_and(|o| o.reason == "checkmate") {
         s.push('#');
-    } else if (0..4).any(|seat| seat & 1 != p.to_move() & 1 && q.in_check(seat)) {
+    } else if (0..4).any(|seat| seat & 1 != p.to_move() & 1 && q.seat_in_check(seat)) {
         s.push('+');
     }
     s

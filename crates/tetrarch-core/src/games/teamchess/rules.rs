@@ -26,7 +26,7 @@ impl TeamChess {
     }
 
     fn no_progress(&self) -> Option<Outcome> {
-        crate::games::chess4::shared_rules::no_progress(self.halfmove, self.rules.no_progress_plies)
+        crate::games::cross_board::shared_rules::no_progress(self.halfmove, self.rules.no_progress_plies)
     }
 
     /// §6.6 rules 1–3.
@@ -36,7 +36,7 @@ impl TeamChess {
         }
         let s = self.side as usize;
         if !self.has_legal_move() {
-            return Some(if self.in_check(s) {
+            return Some(if self.seat_in_check(s) {
                 Outcome::win(other_team(s), "checkmate")
             } else {
                 Outcome::draw(SeatSet(0b1111), "stalemate")
@@ -47,6 +47,6 @@ impl TeamChess {
 
     /// §6.6 rule 4: the third occurrence (board, side, castling, en passant).
     pub(super) fn repetition(&self, history: &[u64]) -> Option<Outcome> {
-        crate::games::chess4::shared_rules::repetition(self.key, history, self.rules.repetition_draw)
+        crate::games::cross_board::shared_rules::repetition(self.key, history, self.rules.repetition_draw)
     }
 }

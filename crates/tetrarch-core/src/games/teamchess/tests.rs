@@ -34,7 +34,7 @@ fn t1_en_passant_survives_two_moves() {
     assert!(p.position_string().ends_with("rRrNrBrQrKrBrNrR r rKQbKQyKQgKQ c4 0 2"), "{}", p.position_string());
     assert!(to_fen4(&p).contains("{'enPassant':('','c4:d4','','')}"), "{}", to_fen4(&p));
     assert!(turns_of(&p).contains(&"d3c4".into()));
-    let d4 = crate::games::chess4::board::parse_square("d4").unwrap();
+    let d4 = crate::games::cross_board::board::parse_square("d4").unwrap();
     play(&mut p, "d3c4");
     assert_eq!(p.piece_at(d4), None);
     assert_eq!(p.key(), p.key_from_scratch());
@@ -235,7 +235,7 @@ fn pgn4_result_tags() {
 /// taken), the cells behind it do not.
 #[test]
 fn eval_mobility_counts_the_cells_sliders_reach() {
-    use crate::games::chess4::test_util::assert_team_mobility;
+    use crate::games::cross_board::test_util::assert_team_mobility;
     let w0 = TeamChess::default_weights("teamchess");
     let (rook, bishop) = (w0.values[w::MOB_ROOK], w0.values[w::MOB_BISHOP]);
     let p = pos("3yK4/8/8/14/14/14/13gK/bK13/14/14/1rR12/8/8/3rK4 r - - 0 1");
@@ -249,14 +249,14 @@ fn eval_mobility_counts_the_cells_sliders_reach() {
 // ---- evaluation terms (docs/teamchess.md, "Evaluation") -------------------
 
 use crate::eval::FeatureList;
-use crate::games::chess4::board::{parse_square, sq as cell, EXISTS};
-use crate::games::chess4::men::{code, write_board_field};
+use crate::games::cross_board::board::{parse_square, sq as cell, EXISTS};
+use crate::games::cross_board::men::{code, write_board_field};
 use eval::w;
 
 /// A position with these men (`"rK@g1"`: colour, type, cell) and `side`
 /// to move, no castling, no en passant.
 fn men(list: &[&str], side: char) -> TeamChess {
-    let mut m = crate::games::chess4::men::Men::default();
+    let mut m = crate::games::cross_board::men::Men::default();
     for x in list {
         let (man, at) = x.split_once('@').unwrap();
         let seat = "rbyg".find(man.chars().next().unwrap()).unwrap();
@@ -295,7 +295,7 @@ fn with_kings(extra: &[&str], side: char) -> TeamChess {
 /// on the cell that is the same cell in its own frame (castling and en
 /// passant dropped).
 fn quarter_turn(p: &TeamChess) -> TeamChess {
-    let mut m = crate::games::chess4::men::Men::default();
+    let mut m = crate::games::cross_board::men::Men::default();
     for s in EXISTS {
         if let Some((seat, ty)) = p.piece_at(s) {
             let (x, y) = (s & 15, s >> 4);
