@@ -155,11 +155,13 @@ use tetrarch_core::eval::Weights;
 use tetrarch_core::game::{turn_done, Game, Seat};
 
 mod hash;
+mod score;
 mod search;
 mod time;
 mod tt;
 
-use search::{outcome_value, RootInfo, Shared, Worker, HIST_LEN, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY};
+use score::{outcome_value, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY};
+use search::{RootInfo, Shared, Worker, HIST_LEN};
 use time::TimeControl;
 use tt::Tt;
 
