@@ -3,6 +3,11 @@
 //! move loop ([`Worker::move_loop`]) and one action's search with its
 //! extension, futility pruning and late move reduction
 //! ([`Worker::search_action`]).
+//!
+//! The steps are functions for the reader only: they are
+//! `#[inline(always)]`, so `search_node` compiles to one function as it did
+//! before the split (left to the compiler, the calls to the move loop and
+//! the pruning steps cost 0.2 % more instructions per node).
 
 use std::ops::ControlFlow;
 
@@ -164,6 +169,7 @@ impl<G: Game> Worker<'_, G> {
     /// Step 2: the value of a repetition, a draw unless the rules say more
     /// (a rule the position applied itself, the game's history rule, or
     /// what the game gives a repetition).
+    #[inline(always)]
     fn repetition_value(&self, ply: usize, us: bool) -> i32 {
         match self.repeated_outcome() {
             Some(o) => {
@@ -201,6 +207,7 @@ impl<G: Game> Worker<'_, G> {
     /// Step 5: the null move. Let the next seat (an opponent) move twice;
     /// if we still stand at or above beta, this node will too. Only where
     /// the game says it is sound. Returns the node's value if it is cut.
+    #[inline(always)]
     fn null_move(&mut self, node: Node, beta: i32, turn_start: bool) -> Option<i32> {
         let Node { depth, ply, us, .. } = node;
         let try_null = self.sw.null
@@ -237,6 +244,7 @@ impl<G: Game> Worker<'_, G> {
     /// Step 7: futility pruning at the frontier. With the static value this
     /// far below alpha, a quiet action one ply from quiescence is not
     /// searched (checking actions still are): the value it stands for.
+    #[inline(always)]
     fn futility_value(&self, node: Node, alpha: i32) -> Option<i32> {
         if self.sw.fut && node.depth == 1 && !node.pv_node && !node.in_check && alpha.abs() < MATE_BOUND && self.pos.futility_ok()
         {
@@ -249,6 +257,7 @@ impl<G: Game> Worker<'_, G> {
 
     /// Step 7: late-move pruning, the number of quiet actions searched at
     /// a non-PV node near the frontier (never at a merged layer).
+    #[inline(always)]
     fn lmp_limit(&self, node: Node, alpha: i32) -> usize {
         if self.sw.lmp && !node.pv_node && !node.in_check && !node.merged && node.depth <= 3 && alpha.abs() < MATE_BOUND {
             LMP_LIMIT[node.depth as usize]
@@ -261,6 +270,7 @@ impl<G: Game> Worker<'_, G> {
     /// until one fails high. Returns the best value (`-INF` if none was
     /// played) and the table index of the best action.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn move_loop(
         &mut self,
         node: Node,
@@ -332,6 +342,7 @@ impl<G: Game> Worker<'_, G> {
     /// or search it: the first with the node's window, the others with a
     /// null window, reduced when late and quiet, and again at full depth
     /// and full window while they beat alpha.
+    #[inline(always)]
     fn search_action(
         &mut self,
         node: Node,
