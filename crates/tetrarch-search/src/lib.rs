@@ -85,6 +85,15 @@
 //! Because a node's value then depends on the root seat and the strategy,
 //! table keys are salted with both in games with more than two sides.
 //!
+//! **Code.** `score.rs`: the score scale (`MATE`, `MATE_BOUND`, `INF`) and
+//! the ply limits. `search/`: one `Worker` per thread, split by algorithm:
+//! `mod.rs` (the worker, its per-ply stack, the tuning switches), `root.rs`
+//! (root list, aspiration windows, MultiPV lines, the helpers' loop),
+//! `pvs.rs` (negamax/PVS in numbered steps), `brs.rs` (Best-Reply Search),
+//! `maxn.rs` (max^n), `qsearch.rs` (quiescence), `ordering.rs` (the move
+//! stack, picking, history, killers, counter-moves). This file: the API,
+//! the main thread's iterative deepening, threads, result and mate counting.
+//!
 //! **Transposition table** (`tt.rs`). A boxed array of 64-byte buckets of
 //! four entries; an entry is two `AtomicU64`s `(key ^ data, data)`, written
 //! and read with relaxed atomics and verified by XOR, so all threads share it
@@ -99,12 +108,13 @@
 //! 1000 entries for the current age.
 //!
 //! **Move ordering.** Table action; tactical actions by
-//! [`Game::order_hint`]; two killers per ply; quiet actions by a history
-//! table (per thread, 4 side buckets × 32768 `i32`, indexed by an Fx-style
-//! hash of the action's `Hash`, with gravity; halved at each new search)
-//! plus a clamped `order_hint`. Actions live on one move stack per thread
-//! (no allocation per node); the PV is a triangular array allocated once per
-//! search.
+//! [`Game::order_hint`]; two killers per ply; the counter-move (the quiet
+//! action that last cut off after the previous action); quiet actions by a
+//! history table (per thread, 4 side buckets × 32768 `i16` entries bounded by
+//! ±16384 with gravity, indexed by an Fx-style hash of the action's `Hash`;
+//! halved at each new search) plus a clamped `order_hint`. Actions live on
+//! one move stack per thread (no allocation per node); killers, the previous
+//! action and the PV live in a per-ply stack allocated once per search.
 //!
 //! **Threads.** Lazy SMP: `threads - 1` helpers (scoped threads) run the same
 //! iterative deepening on the same root sharing the table, odd helpers one
