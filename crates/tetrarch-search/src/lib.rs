@@ -85,6 +85,15 @@
 //! Because a node's value then depends on the root seat and the strategy,
 //! table keys are salted with both in games with more than two sides.
 //!
+//! **Code.** `score.rs`: the score scale (`MATE`, `MATE_BOUND`, `INF`) and
+//! the ply limits. `search/`: one `Worker` per thread, split by algorithm:
+//! `mod.rs` (the worker, its per-ply stack, the tuning switches), `root.rs`
+//! (root list, aspiration windows, MultiPV lines, the helpers' loop),
+//! `pvs.rs` (negamax/PVS in numbered steps), `brs.rs` (Best-Reply Search),
+//! `maxn.rs` (max^n), `qsearch.rs` (quiescence), `ordering.rs` (the move
+//! stack, picking, history, killers, counter-moves). This file: the API,
+//! the main thread's iterative deepening, threads, result and mate counting.
+//!
 //! **Transposition table** (`tt.rs`). A boxed array of 64-byte buckets of
 //! four entries; an entry is two `AtomicU64`s `(key ^ data, data)`, written
 //! and read with relaxed atomics and verified by XOR, so all threads share it
@@ -99,12 +108,13 @@
 //! 1000 entries for the current age.
 //!
 //! **Move ordering.** Table action; tactical actions by
-//! [`SearchHints::order_hint`]; two killers per ply; quiet actions by a history
-//! table (per thread, 4 side buckets × 32768 `i32`, indexed by an Fx-style
-//! hash of the action's `Hash`, with gravity; halved at each new search)
-//! plus a clamped `order_hint`. Actions live on one move stack per thread
-//! (no allocation per node); the PV is a triangular array allocated once per
-//! search.
+//! [`SearchHints::order_hint`]; two killers per ply; the counter-move (the quiet
+//! action that last cut off after the previous action); quiet actions by a
+//! history table (per thread, 4 side buckets × 32768 `i16` entries bounded by
+//! ±16384 with gravity, indexed by an Fx-style hash of the action's `Hash`;
+//! halved at each new search) plus a clamped `order_hint`. Actions live on
+//! one move stack per thread (no allocation per node); killers, the previous
+//! action and the PV live in a per-ply stack allocated once per search.
 //!
 //! **Threads.** Lazy SMP: `threads - 1` helpers (scoped threads) run the same
 //! iterative deepening on the same root sharing the table, odd helpers one
@@ -152,14 +162,23 @@ use std::time::{Duration, Instant};
 use std::sync::Arc;
 
 use tetrarch_core::eval::Weights;
-use tetrarch_core::game::{turn_done, Game, Seat};
+use tetrarch_core::game::{turn_done, Evaluation, Rules, SearchHints, Seat};
+
+/// What the search needs of a game: its rules, its evaluation and its
+/// search hints; never its notation or presentation (docs/architecture.md,
+/// "A game's traits"). Every [`tetrarch_core::game::Game`] is one.
+pub trait Searchable: Rules + Evaluation + SearchHints {}
+
+impl<T: Rules + Evaluation + SearchHints> Searchable for T {}
 
 mod hash;
+mod score;
 mod search;
 mod time;
 mod tt;
 
-use search::{outcome_value, RootInfo, Shared, Worker, HIST_LEN, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY};
+use score::{outcome_value, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY};
+use search::{RootInfo, Shared, Worker, HIST_LEN};
 use time::TimeControl;
 use tt::Tt;
 
@@ -266,7 +285,7 @@ impl Default for Config {
 
 impl Config {
     /// The weights a search of `root` uses.
-    pub fn weights_for<G: Game>(&self, root: &G) -> &Weights {
+    pub fn weights_for<G: Searchable>(&self, root: &G) -> &Weights {
         match &self.weights {
             Some(w) => w,
             None => G::default_weights(root.variant()),
@@ -311,7 +330,7 @@ pub struct SearchResult<A> {
 }
 
 /// A searcher with its transposition table, reused across searches.
-pub struct Searcher<G: Game> {
+pub struct Searcher<G: Searchable> {
     tt: Tt,
     /// Per-thread history tables (kept across searches, halved at each).
     histories: Vec<Box<[search::Hist]>>,
@@ -322,7 +341,7 @@ fn new_history() -> Box<[search::Hist]> {
     vec![0; HIST_LEN].into_boxed_slice()
 }
 
-impl<G: Game> Searcher<G> {
+impl<G: Searchable> Searcher<G> {
     /// A searcher with a table of `hash_mb` MiB.
     pub fn new(hash_mb: usize) -> Self {
         Searcher { tt: Tt::new(hash_mb), histories: Vec::new(), _g: std::marker::PhantomData }
@@ -468,7 +487,7 @@ impl<G: Game> Searcher<G> {
     }
 }
 
-impl<G: Game> Searcher<G> {
+impl<G: Searchable> Searcher<G> {
     /// The quiescence search of `root` alone (a full window, no table
     /// cut-offs): its value for the side to move and its line, the
     /// captures (and check evasions) that settle the position. Playing the
@@ -493,7 +512,7 @@ impl<G: Game> Searcher<G> {
 
 /// The main thread's iterative deepening. Returns the best line, its value
 /// and the last completed depth.
-fn main_loop<G: Game>(
+fn main_loop<G: Searchable>(
     w: &mut Worker<'_, G>,
     root: &G,
     tc: &TimeControl,
@@ -553,7 +572,7 @@ fn main_loop<G: Game>(
 /// The action to continue a turn with when the line has run out: the
 /// table's action, else the game's end-of-turn action, else the action with
 /// the best static value for the mover after it.
-fn extend_action<G: Game>(pos: &G, tt: &Tt, salt: u64, weights: &Weights) -> Option<G::Action> {
+fn extend_action<G: Searchable>(pos: &G, tt: &Tt, salt: u64, weights: &Weights) -> Option<G::Action> {
     let mut list = G::Actions::default();
     pos.search_actions(&mut list);
     if list.is_empty() {
@@ -587,7 +606,13 @@ fn extend_action<G: Game>(pos: &G, tt: &Tt, salt: u64, weights: &Weights) -> Opt
 /// The first complete turn of `line` played from `pos` (extended where the
 /// line stops mid-turn), the position after it and how many actions of
 /// `line` it used.
-fn complete_turn<G: Game>(pos: &G, line: &[G::Action], tt: &Tt, salt: u64, weights: &Weights) -> (Vec<G::Action>, G, usize) {
+fn complete_turn<G: Searchable>(
+    pos: &G,
+    line: &[G::Action],
+    tt: &Tt,
+    salt: u64,
+    weights: &Weights,
+) -> (Vec<G::Action>, G, usize) {
     let mut p = pos.clone();
     let mut out = Vec::new();
     let mut used = 0;
@@ -612,7 +637,7 @@ fn complete_turn<G: Game>(pos: &G, line: &[G::Action], tt: &Tt, salt: u64, weigh
 
 /// The `searchmoves` turns (index paths, [`Limits::root_turns`]) as actions;
 /// a path that does not fit the position is left out.
-pub(crate) fn listed_turns<G: Game>(root: &G, turns: &[Vec<usize>]) -> Vec<Vec<G::Action>> {
+pub(crate) fn listed_turns<G: Searchable>(root: &G, turns: &[Vec<usize>]) -> Vec<Vec<G::Action>> {
     let mut out = Vec::new();
     for t in turns {
         let mut pos = root.clone();
@@ -634,7 +659,7 @@ pub(crate) fn listed_turns<G: Game>(root: &G, turns: &[Vec<usize>]) -> Vec<Vec<G
 /// `line` played from `pos`, with its last turn completed as in
 /// [`complete_turn`] where the line stops mid-turn, so that every turn of
 /// it is a whole turn token (a `pv` of `info`).
-fn complete_line<G: Game>(pos: &G, line: &[G::Action], tt: &Tt, salt: u64, weights: &Weights) -> Vec<G::Action> {
+fn complete_line<G: Searchable>(pos: &G, line: &[G::Action], tt: &Tt, salt: u64, weights: &Weights) -> Vec<G::Action> {
     let mut p = pos.clone();
     for &a in line {
         p.make(a);
@@ -648,7 +673,7 @@ fn complete_line<G: Game>(pos: &G, line: &[G::Action], tt: &Tt, salt: u64, weigh
 
 /// A root value as a protocol score (see the module documentation for how
 /// mate distances become turns).
-fn to_score<G: Game>(root: &G, v: i32, pv: &[G::Action]) -> Score {
+fn to_score<G: Searchable>(root: &G, v: i32, pv: &[G::Action]) -> Score {
     if v.abs() < MATE_BOUND {
         return Score::Cp(v);
     }
@@ -681,6 +706,6 @@ fn to_score<G: Game>(root: &G, v: i32, pv: &[G::Action]) -> Score {
 }
 
 /// The seat whose side a root score belongs to (the side to move).
-pub fn root_seat<G: Game>(g: &G) -> Seat {
+pub fn root_seat<G: Searchable>(g: &G) -> Seat {
     g.to_move()
 }

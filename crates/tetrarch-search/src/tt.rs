@@ -204,7 +204,7 @@ impl Tt {
 /// the node instead of from the root).
 #[inline]
 pub(crate) fn score_to_tt(s: i32, ply: usize) -> i32 {
-    use crate::search::MATE_BOUND;
+    use crate::score::MATE_BOUND;
     if s >= MATE_BOUND {
         s + ply as i32
     } else if s <= -MATE_BOUND {
@@ -217,7 +217,7 @@ pub(crate) fn score_to_tt(s: i32, ply: usize) -> i32 {
 /// The inverse of [`score_to_tt`] for a node at `ply`.
 #[inline]
 pub(crate) fn score_from_tt(s: i32, ply: usize) -> i32 {
-    use crate::search::MATE_BOUND;
+    use crate::score::MATE_BOUND;
     if s >= MATE_BOUND {
         s - ply as i32
     } else if s <= -MATE_BOUND {
@@ -230,7 +230,7 @@ pub(crate) fn score_from_tt(s: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::MATE;
+    use crate::score::MATE;
 
     #[test]
     fn round_trip_and_mate_scores() {

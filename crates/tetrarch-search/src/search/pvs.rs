@@ -1,0 +1,431 @@
+//! Negamax alpha-beta with principal variation search below the root, on
+//! the values of sides: [`Worker::search_node`] in numbered steps, the
+//! move loop ([`Worker::move_loop`]) and one action's search with its
+//! extension, futility pruning and late move reduction
+//! ([`Worker::search_action`]).
+//!
+//! The steps are functions for the reader only: they are
+//! `#[inline(always)]`, so `search_node` compiles to one function as it did
+//! before the split (left to the compiler, the calls to the move loop and
+//! the pruning steps cost 0.2 % more instructions per node).
+
+use std::ops::ControlFlow;
+
+use crate::Searchable;
+
+use super::ordering::{tt_idx, Entry, HIST_MAX, KIND_KILLER, KIND_QUIET, KIND_TACTICAL, KIND_TT};
+use super::Worker;
+use crate::score::{outcome_value, INF, MATE, MATE_BOUND, MAX_PLY};
+use crate::tt::{score_from_tt, score_to_tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
+
+/// Futility margin at depth 1 (centipawn-like evaluation units).
+const FUTILITY_MARGIN: i32 = 250;
+/// Late-move pruning: at a non-PV node this close to quiescence (index:
+/// depth), quiet actions after this many are not searched.
+const LMP_LIMIT: [usize; 4] = [0, 6, 10, 16];
+
+/// Late move reductions by depth and move number (both capped at 63).
+pub(super) fn lmr_table() -> Vec<u8> {
+    let mut t = vec![0u8; 64 * 64];
+    for d in 1..64 {
+        for i in 1..64 {
+            let r = 0.75 + (d as f64).ln() * (i as f64).ln() / 2.0;
+            t[d * 64 + i] = r.max(0.0) as u8;
+        }
+    }
+    t
+}
+
+/// What the move loop needs to know about its node.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: i32,
+    ply: usize,
+    pv_node: bool,
+    /// The side to move is the root's side.
+    us: bool,
+    in_check: bool,
+    /// Best-Reply Search's merged opponents' layer.
+    merged: bool,
+}
+
+/// How one action of the move loop went.
+enum Searched {
+    /// Not played: an out-of-turn action whose seat cannot move now.
+    Skipped,
+    /// Pruned by futility: the node is worth at least this.
+    Futile(i32),
+    /// Searched: its value from the node's point of view.
+    Value(i32),
+}
+
+impl<G: Searchable> Worker<'_, G> {
+    /// Searches a child (the action is made): negates only when the side to
+    /// move changed between "us" and "them".
+    #[inline]
+    pub(super) fn child(&mut self, depth: i32, ply: usize, alpha: i32, beta: i32, flip: bool, pv: bool) -> i32 {
+        if flip {
+            -self.search(depth, ply, -beta, -alpha, pv)
+        } else {
+            self.search(depth, ply, alpha, beta, pv)
+        }
+    }
+
+    /// One node of the alpha-beta search (fail-soft, PVS), reached through
+    /// [`Worker::search`]. Values are from the point of view of the node:
+    /// the root's side ("us") or everyone else ("them").
+    pub(super) fn search_node(&mut self, depth: i32, ply: usize, mut alpha: i32, mut beta: i32, pv_node: bool) -> i32 {
+        // Step 1. Initialise the node. A `searchmoves` node is searched
+        // full width; at the horizon, quiescence.
+        self.stack[ply].pv_len = 0;
+        let restricted = self.restricted(ply);
+        let depth = if restricted { depth.max(1) } else { depth };
+        if depth <= 0 {
+            return self.qsearch(ply, alpha, beta, 0);
+        }
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let us = self.is_us();
+        if ply >= MAX_PLY - 1 {
+            return self.eval(us);
+        }
+
+        // Step 2. A turn start already on the stack of turn-start keys is a
+        // repetition.
+        let turn_start = self.pos.at_turn_start();
+        let key = self.pos.key();
+        if turn_start && self.keys.iter().rev().any(|&k| k == key) {
+            return self.repetition_value(ply, us);
+        }
+
+        // Step 3. Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 4. Transposition table: the first action to try, and a
+        // cut-off at a non-PV node.
+        let tkey = key ^ self.root.salt;
+        let tt_move = match self.probe_tt(tkey, depth, ply, alpha, beta, !pv_node && !restricted) {
+            ControlFlow::Break(s) => return s,
+            ControlFlow::Continue(idx) => idx,
+        };
+
+        // Step 5. Null move.
+        let in_check = self.pos.in_check();
+        let merged = self.brs_merged(turn_start, us);
+        let node = Node { depth, ply, pv_node, us, in_check, merged };
+        if let Some(s) = self.null_move(node, beta, turn_start) {
+            return s;
+        }
+
+        // Step 6. The actions (at Best-Reply Search's merged layer, those
+        // of every opponent); none: the game is over.
+        let base = self.moves.len();
+        let (_, n) = if merged { self.generate_merged(tt_move, ply) } else { self.generate(tt_move, ply, false) };
+        if n == 0 {
+            self.moves.truncate(base);
+            return self.terminal(ply, us);
+        }
+
+        // Step 7. The move loop, with the frontier's pruning limits.
+        if turn_start {
+            self.keys.push(key);
+        }
+        let orig_alpha = alpha;
+        let futility = self.futility_value(node, alpha);
+        let lmp = self.lmp_limit(node, alpha);
+        let (best, best_idx) = self.move_loop(node, base, n, alpha, beta, futility, lmp);
+        if turn_start {
+            self.keys.pop();
+        }
+        self.moves.truncate(base);
+
+        // Step 8. The result, into the table.
+        if self.stopped {
+            return 0;
+        }
+        if best == -INF {
+            // Every action was an out-of-turn one that could not be played.
+            return self.eval(us);
+        }
+        let bound = if best >= beta {
+            BOUND_LOWER
+        } else if best > orig_alpha {
+            BOUND_EXACT
+        } else {
+            BOUND_UPPER
+        };
+        if !restricted {
+            self.tt.store(tkey, score_to_tt(best, ply), best_idx, depth, bound);
+        }
+        best
+    }
+
+    /// Step 2: the value of a repetition, a draw unless the rules say more
+    /// (a rule the position applied itself, the game's history rule, or
+    /// what the game gives a repetition).
+    #[inline(always)]
+    fn repetition_value(&self, ply: usize, us: bool) -> i32 {
+        match self.repeated_outcome() {
+            Some(o) => {
+                let v = outcome_value(&o, self.root.seat, ply);
+                if us {
+                    v
+                } else {
+                    -v
+                }
+            }
+            None => 0,
+        }
+    }
+
+    /// Step 4: the table's entry for `tkey`: `Break` with its score if it
+    /// cuts the node off (only where `may_cut`, at least as deep, and a
+    /// bound outside the window), else `Continue` with its action.
+    #[inline]
+    fn probe_tt(&self, tkey: u64, depth: i32, ply: usize, alpha: i32, beta: i32, may_cut: bool) -> ControlFlow<i32, Option<u16>> {
+        let Some(hit) = self.tt.probe(tkey) else {
+            return ControlFlow::Continue(None);
+        };
+        if may_cut && hit.depth >= depth {
+            let s = score_from_tt(hit.score, ply);
+            match hit.bound {
+                BOUND_EXACT => return ControlFlow::Break(s),
+                BOUND_LOWER if s >= beta => return ControlFlow::Break(s),
+                BOUND_UPPER if s <= alpha => return ControlFlow::Break(s),
+                _ => {}
+            }
+        }
+        ControlFlow::Continue(hit.idx)
+    }
+
+    /// Step 5: the null move. Let the next seat (an opponent) move twice;
+    /// if we still stand at or above beta, this node will too. Only where
+    /// the game says it is sound. Returns the node's value if it is cut.
+    #[inline(always)]
+    fn null_move(&mut self, node: Node, beta: i32, turn_start: bool) -> Option<i32> {
+        let Node { depth, ply, us, .. } = node;
+        let try_null = self.sw.null
+            && !node.pv_node
+            && depth >= 3
+            && turn_start
+            && !node.in_check
+            && !self.stack[ply].no_null
+            && beta.abs() < MATE_BOUND
+            && self.pos.null_move_ok()
+            && self.eval(us) >= beta;
+        if !try_null {
+            return None;
+        }
+        let next = (self.pos.to_move() + 1) % self.root.seats.max(1);
+        let u = self.pos.skip_to(next)?;
+        self.stack[ply + 1].prev = None;
+        let flip = self.is_us() != us;
+        let mut s = -INF;
+        if flip {
+            self.tick();
+            let r = 2 + depth / 4;
+            self.stack[ply + 1].no_null = true;
+            s = self.child(depth - 1 - r, ply + 1, beta - 1, beta, true, false);
+            self.stack[ply + 1].no_null = false;
+        }
+        self.pos.unskip(u);
+        if self.stopped {
+            return Some(0);
+        }
+        (s >= beta).then_some(if s >= MATE_BOUND { beta } else { s })
+    }
+
+    /// Step 7: futility pruning at the frontier. With the static value this
+    /// far below alpha, a quiet action one ply from quiescence is not
+    /// searched (checking actions still are): the value it stands for.
+    #[inline(always)]
+    fn futility_value(&self, node: Node, alpha: i32) -> Option<i32> {
+        if self.sw.fut && node.depth == 1 && !node.pv_node && !node.in_check && alpha.abs() < MATE_BOUND && self.pos.futility_ok()
+        {
+            let f = self.eval(node.us) + FUTILITY_MARGIN;
+            (f <= alpha).then_some(f)
+        } else {
+            None
+        }
+    }
+
+    /// Step 7: late-move pruning, the number of quiet actions searched at
+    /// a non-PV node near the frontier (never at a merged layer).
+    #[inline(always)]
+    fn lmp_limit(&self, node: Node, alpha: i32) -> usize {
+        if self.sw.lmp && !node.pv_node && !node.in_check && !node.merged && node.depth <= 3 && alpha.abs() < MATE_BOUND {
+            LMP_LIMIT[node.depth as usize]
+        } else {
+            usize::MAX
+        }
+    }
+
+    /// Step 7: the `n` actions on the move stack from `base`, best first,
+    /// until one fails high. Returns the best value (`-INF` if none was
+    /// played) and the table index of the best action.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn move_loop(
+        &mut self,
+        node: Node,
+        base: usize,
+        n: usize,
+        mut alpha: i32,
+        beta: i32,
+        futility: Option<i32>,
+        lmp: usize,
+    ) -> (i32, Option<u16>) {
+        let ply = node.ply;
+        let mut best = -INF;
+        let mut best_idx = None;
+        let mut quiets = 0;
+        for i in 0..n {
+            self.pick(base, i, n);
+            let m = self.moves[base + i];
+            if m.kind == KIND_QUIET && m.skip == 0 {
+                // Late-move pruning: the history order has put the quiet
+                // actions worth a look first.
+                if quiets >= lmp {
+                    break;
+                }
+                quiets += 1;
+            }
+            let s = match self.search_action(node, &m, i, alpha, beta, futility) {
+                Searched::Skipped => continue,
+                Searched::Futile(f) => {
+                    best = best.max(f);
+                    continue;
+                }
+                Searched::Value(s) => s,
+            };
+            if self.stopped {
+                break;
+            }
+            if s > best {
+                best = s;
+                best_idx = tt_idx(m.idx);
+                if s > alpha {
+                    alpha = s;
+                    if node.pv_node {
+                        if m.skip != 0 {
+                            // Out of turn: not a line of the real game.
+                            self.stack[ply].pv_len = 0;
+                        } else {
+                            self.update_pv(ply, m.a);
+                        }
+                    }
+                    if s >= beta {
+                        let quiet = match m.kind {
+                            KIND_TACTICAL => false,
+                            KIND_TT => !self.pos.is_tactical(m.a),
+                            _ => true,
+                        };
+                        if quiet && m.skip == 0 {
+                            self.update_quiet_stats(ply, node.depth, base + i, base);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        (best, best_idx)
+    }
+
+    /// Step 7, one action (the `i`-th): skip to its seat if it is out of
+    /// turn, make it, extend it if it gives check, prune it by futility,
+    /// or search it: the first with the node's window, the others with a
+    /// null window, reduced when late and quiet, and again at full depth
+    /// and full window while they beat alpha.
+    #[inline(always)]
+    fn search_action(
+        &mut self,
+        node: Node,
+        m: &Entry<G::Action>,
+        i: usize,
+        alpha: i32,
+        beta: i32,
+        futility: Option<i32>,
+    ) -> Searched {
+        let ply = node.ply;
+        let sk = if m.skip != 0 {
+            match self.pos.skip_to(m.skip as usize - 1) {
+                Some(u) => Some(u),
+                None => return Searched::Skipped,
+            }
+        } else {
+            None
+        };
+        let u = self.pos.make(m.a);
+        self.stack[ply + 1].prev = (m.skip == 0).then_some(m.a);
+        self.tick();
+        if node.merged {
+            self.brs_replied = true;
+        }
+        let flip = self.is_us() != node.us;
+        // Check extension, while the ply is below twice the iteration depth.
+        let gives_check = self.sw.ext && self.pos.in_check();
+        let ext = i32::from(gives_check && (ply as i32) < 2 * self.iter_depth);
+        let new_depth = node.depth - 1 + ext;
+        let quiet = m.is_quiet();
+        if let Some(f) = futility.filter(|_| i > 0 && quiet && m.skip == 0 && !gives_check) {
+            if node.merged {
+                self.brs_replied = false;
+            }
+            self.pos.unmake(m.a, u);
+            return Searched::Futile(f);
+        }
+        let s = if i == 0 {
+            self.child(new_depth, ply + 1, alpha, beta, flip, node.pv_node)
+        } else {
+            let r = self.reduction(node, m, i, new_depth, gives_check);
+            let mut s = self.child(new_depth - r, ply + 1, alpha, alpha + 1, flip, false);
+            if s > alpha && r > 0 {
+                s = self.child(new_depth, ply + 1, alpha, alpha + 1, flip, false);
+            }
+            if node.pv_node && s > alpha && s < beta {
+                s = self.child(new_depth, ply + 1, alpha, beta, flip, true);
+            }
+            s
+        };
+        if node.merged {
+            self.brs_replied = false;
+        }
+        self.pos.unmake(m.a, u);
+        if let Some(u) = sk {
+            self.pos.unskip(u);
+        }
+        Searched::Value(s)
+    }
+
+    /// Late move reduction of the `i`-th action (not the first): quiet
+    /// actions from the 3rd (4th at PV nodes), depth ≥ 3, not in check and
+    /// not giving check, by the table, one less at PV nodes, for killers
+    /// and for a good history, one more for a bad history. With `lmr`
+    /// switched off, one action from the 4th quiet action.
+    #[inline]
+    fn reduction(&self, node: Node, m: &Entry<G::Action>, i: usize, new_depth: i32, gives_check: bool) -> i32 {
+        let depth = node.depth;
+        if !self.sw.lmr {
+            return i32::from(depth >= 3 && i >= 3 && m.kind == KIND_QUIET);
+        }
+        if depth >= 3 && m.is_quiet() && !node.in_check && !gives_check && i >= 2 + usize::from(node.pv_node) {
+            let mut r = self.lmr[(depth.min(63) as usize) * 64 + i.min(63)] as i32;
+            if node.pv_node {
+                r -= 1;
+            }
+            if m.kind == KIND_KILLER || m.score > HIST_MAX / 2 {
+                r -= 1;
+            } else if m.score < -HIST_MAX / 2 {
+                r += 1;
+            }
+            return r.clamp(0, new_depth - 1);
+        }
+        0
+    }
+}
