@@ -98,7 +98,7 @@ pub fn verify_records(path: &std::path::Path) -> Result<usize, String> {
             Ok(())
         }
     }
-    let recs = read_records(path)?;
+    let recs = read_records(path).map_err(|e| e.to_string())?;
     for r in &recs {
         games::with_variant(&r.variant, V(std::slice::from_ref(r)))
             .ok_or_else(|| format!("unknown variant `{}`", r.variant))??;
