@@ -38,7 +38,7 @@ impl Formatter for RecordFormatter {
     fn write_string_fragment<W: ?Sized + io::Write>(&mut self, w: &mut W, fragment: &str) -> io::Result<()> {
         let mut rest = fragment;
         while let Some(i) = rest.find(['\u{2028}', '\u{2029}']) {
-            w.write_all(rest[..i].as_bytes())?;
+            w.write_all(&rest.as_bytes()[..i])?;
             let c = rest[i..].chars().next().expect("a separator");
             write!(w, "\\u{:04x}", c as u32)?;
             rest = &rest[i + c.len_utf8()..];
