@@ -466,7 +466,7 @@ pub struct MatchArgs {
     pub seed: Option<u64>,
     /// Opening file, one opening per line: startpos | fen POS | setup T1 T2 | POS, each [moves T…]
     /// (also file=FILE).
-    #[arg(long, value_name = "FILE", num_args = 1..)]
+    #[arg(long, value_name = "FILE", num_args = 1.., action = clap::ArgAction::Set)]
     pub openings: Option<Vec<String>>,
     /// Random legal turns after the start / the file's opening.
     #[arg(long, value_name = "N", default_value = "0", value_parser = number::<u32>)]
@@ -852,6 +852,10 @@ mod tests {
         assert_eq!((c.variant.as_str(), c.maxturns, c.concurrency, c.margin_ms, c.max_wait_ms), ("y", Some(9), 1, 100, 60_000));
         assert_eq!(c.openings, Some(PathBuf::from("o.txt")));
         assert!(c.random_setup && !c.seed_given && c.sprt.is_none() && c.records.is_none());
+        let c = parse_args(&args(&format!("{base} --openings a --openings b --sprt elo0=0 elo1=5 --sprt elo0=1 elo1=3")))
+            .unwrap()
+            .unwrap();
+        assert_eq!((c.openings, c.sprt.map(|s| s.elo0)), (Some(PathBuf::from("b")), Some(1.0)));
         let help = help();
         for flag in ["--variant", "--engine", "--each", "--sprt", "--records-dir", "--max-wait", "option.NAME=VALUE", "report"] {
             assert!(help.contains(flag), "{flag}: {help}");
