@@ -1,8 +1,14 @@
 //! The command line, cutechess style: `--flag value…` where engine settings
 //! are `key=value` words after `--engine` (one engine each) or `--each` (all
-//! engines). Everything is checked here, before any engine starts.
+//! engines). clap parses it ([`MatchArgs`], each `key=value` word typed by
+//! its value parser into an [`EngineSetting`]) and writes the help; the
+//! checks across flags are here too ([`MatchArgs::into_config`]), so
+//! everything is checked before any engine starts.
 
 use std::path::PathBuf;
+use std::str::FromStr;
+
+use clap::{CommandFactory, FromArgMatches, Parser};
 
 use crate::shard::Shard;
 use crate::stats::Sprt;
@@ -123,369 +129,589 @@ pub struct Config {
     pub records_dir: Option<PathBuf>,
 }
 
-/// The usage text.
-pub const USAGE: &str = "\
-tetrarch match: engine-vs-engine matches (docs/match.md)
-
-USAGE:
-  tetrarch match --variant NAME --engine cmd=PATH [KEY=VALUE…] --engine cmd=PATH […] [OPTIONS]
-  tetrarch match --tournament round-robin|gauntlet --variant NAME --engine … --engine … --engine … [OPTIONS]
-
-ENGINE KEYS (after --engine, or --each for every engine):
-  cmd=PATH  arg=ARG (repeatable)  dir=DIR  name=NAME  option.NAME=VALUE
-  proto=tetrarch|4pchess (4pchess: that engine's UCI dialect, teamchess only)
-  tc=[MOVES/]SECONDS[+INC] | tc=inf   st=SECONDS   depth=N   nodes=N   restart=on|off
-
-OPTIONS:
-  --variant NAME            UCI_Variant of every game (required)
-  --games N                 total games (default: one opening: 2, or 4 in free-for-all);
-                            in a tournament, games of each pairing (group), a multiple of 2 (of 4)
-  --tournament KIND         round-robin (every pair of engines; every four in free-for-all) or
-                            gauntlet (the first engine against each other): any number of engines
-  --concurrency N           games at once (default 1)
-  --seed S                  seed of random openings and set-ups (default: from the clock, printed)
-  --openings FILE           one opening per line: startpos | fen POS | setup T1 T2 | POS, each [moves T…]
-  --random-plies N          random legal turns after the start / the file's opening
-  --no-random-setup         games with a set-up: use startpos instead of random set-ups
-  --sprt elo0=E0 elo1=E1 alpha=A beta=B     stop when the SPRT decides (2 sides only)
-  --resign movecount=N score=CP             adjudicate a loss by the engines' scores
-  --draw movenumber=N movecount=N score=CP  adjudicate a draw by the engines' scores
-  --maxturns N              turn cap: draw after N turns (0 off; default 400 in quattuor, else off)
-  --pgnout FILE             append PGN-style games
-  --records FILE            append one JSON line per game
-  --resume                  skip the games already in --records (or this shard's file in --records-dir)
-  --shard K/N               play only shard K of N: whole game pairs, the union of the N shards is the match
-  --records-dir DIR         shared folder of the shards: records to DIR/shard-K.jsonl; with --sprt, the SPRT
-                            runs over every shard's records there and stops all shards (docs/distributed.md)
-  --margin MS               extra time before a flag falls (default 100)
-  --max-wait SECONDS        longest wait for bestmove without a clock (default 60)
-  --log FILE                every line to and from the engines
-  -h, --help                this text
-
-  tetrarch match report [--json] FILE|DIR|GLOB…   one result table over records files (shards)
-";
-
-fn num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
-    v.parse().map_err(|_| format!("{flag}: bad number `{v}`"))
+/// One `KEY=VALUE` word after `--engine` or `--each`, typed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineSetting {
+    /// `cmd=PATH`: the program.
+    Cmd(String),
+    /// `name=NAME`: the display name.
+    Name(String),
+    /// `arg=ARG`: one more argument (repeatable).
+    Arg(String),
+    /// `dir=DIR`: the working directory.
+    Dir(PathBuf),
+    /// `proto=tetrarch|4pchess`.
+    Proto(Proto),
+    /// `option.NAME=VALUE`: a `setoption`.
+    Option(String, String),
+    /// `tc=…` (`None` for `tc=inf`).
+    Tc(Option<TimeControl>),
+    /// `st=SECONDS`, in ms.
+    St(u64),
+    /// `depth=N`.
+    Depth(u32),
+    /// `nodes=N`.
+    Nodes(u64),
+    /// `restart=on|off`.
+    Restart(bool),
 }
 
-fn apply_engine_kv(e: &mut EngineConfig, kv: &str, seen_name: &mut bool) -> Result<(), String> {
-    let (k, v) = kv.split_once('=').ok_or_else(|| format!("engine setting `{kv}` is not KEY=VALUE"))?;
-    match k {
-        "cmd" => {
-            if v.is_empty() {
-                return Err("cmd= is empty".into());
-            }
-            e.cmd = v.to_string()
-        }
-        "name" => {
-            if v.is_empty() {
-                return Err("name= is empty".into());
-            }
-            e.name = v.to_string();
-            *seen_name = true;
-        }
-        "arg" => e.args.push(v.to_string()),
-        "proto" => {
-            e.proto = match v {
+/// Why a `KEY=VALUE` engine setting is refused: the key and the reason.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SettingError {
+    /// No `=`.
+    #[error("engine setting `{0}` is not KEY=VALUE")]
+    NotKeyValue(String),
+    /// A key that is not one of the engine settings.
+    #[error("unknown engine setting `{0}` (cmd, name, arg, dir, proto, option.NAME, tc, st, depth, nodes, restart)")]
+    UnknownKey(String),
+    /// `cmd=` or `name=` without a value.
+    #[error("{key}= is empty")]
+    Empty {
+        /// The key.
+        key: &'static str,
+    },
+    /// A value the key does not take.
+    #[error("{key}={value}: {reason}")]
+    BadValue {
+        /// The key.
+        key: &'static str,
+        /// The value given.
+        value: String,
+        /// What the key takes.
+        reason: &'static str,
+    },
+    /// A `tc=` or `st=` that is not a time (the reason names the value).
+    #[error("{key}: {reason}")]
+    Time {
+        /// The key.
+        key: &'static str,
+        /// Why.
+        reason: String,
+    },
+    /// `option.UCI_Variant=`: the runner sets it.
+    #[error("option.UCI_Variant: the variant is set with --variant")]
+    UciVariant,
+}
+
+impl FromStr for EngineSetting {
+    type Err = SettingError;
+    fn from_str(kv: &str) -> Result<EngineSetting, SettingError> {
+        let (k, v) = kv.split_once('=').ok_or_else(|| SettingError::NotKeyValue(kv.to_string()))?;
+        let bad = |key, reason| SettingError::BadValue { key, value: v.to_string(), reason };
+        let count = |key| v.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| bad(key, "a whole number, at least 1"));
+        Ok(match k {
+            "cmd" | "name" if v.is_empty() => return Err(SettingError::Empty { key: if k == "cmd" { "cmd" } else { "name" } }),
+            "cmd" => EngineSetting::Cmd(v.to_string()),
+            "name" => EngineSetting::Name(v.to_string()),
+            "arg" => EngineSetting::Arg(v.to_string()),
+            "dir" => EngineSetting::Dir(PathBuf::from(v)),
+            "proto" => EngineSetting::Proto(match v {
                 "tetrarch" | "uci" => Proto::Tetrarch,
                 "4pchess" => Proto::FourPChess,
-                _ => return Err(format!("proto={v}: use tetrarch or 4pchess")),
-            }
-        }
-        "dir" => e.dir = Some(PathBuf::from(v)),
-        "tc" => e.tc = parse_tc(v)?,
-        "st" => e.st_ms = Some(parse_st(v)?),
-        "depth" => e.depth = Some(num::<u32>("depth=", v).and_then(|d| if d == 0 { Err("depth=0".into()) } else { Ok(d) })?),
-        "nodes" => e.nodes = Some(num::<u64>("nodes=", v).and_then(|n| if n == 0 { Err("nodes=0".into()) } else { Ok(n) })?),
-        "restart" => {
-            e.restart = match v {
+                _ => return Err(bad("proto", "use tetrarch or 4pchess")),
+            }),
+            "tc" => EngineSetting::Tc(parse_tc(v).map_err(|reason| SettingError::Time { key: "tc", reason })?),
+            "st" => EngineSetting::St(parse_st(v).map_err(|reason| SettingError::Time { key: "st", reason })?),
+            "depth" => EngineSetting::Depth(u32::try_from(count("depth")?).map_err(|_| bad("depth", "too deep"))?),
+            "nodes" => EngineSetting::Nodes(count("nodes")?),
+            "restart" => EngineSetting::Restart(match v {
                 "on" => true,
                 "off" | "auto" => false,
-                _ => return Err(format!("restart={v}: use on or off")),
-            }
-        }
-        _ if k.starts_with("option.") && k.len() > 7 => {
-            let name = &k[7..];
-            if name.eq_ignore_ascii_case("UCI_Variant") {
-                return Err("option.UCI_Variant: the variant is set with --variant".into());
-            }
-            if let Some(o) = e.options.iter_mut().find(|o| o.0.eq_ignore_ascii_case(name)) {
-                o.1 = v.to_string();
-            } else {
-                e.options.push((name.to_string(), v.to_string()));
-            }
-        }
-        _ => {
-            return Err(format!(
-                "unknown engine setting `{k}` (cmd, name, arg, dir, proto, option.NAME, tc, st, depth, nodes, restart)"
-            ))
-        }
+                _ => return Err(bad("restart", "use on or off")),
+            }),
+            _ => match k.strip_prefix("option.") {
+                Some(name) if name.eq_ignore_ascii_case("UCI_Variant") => return Err(SettingError::UciVariant),
+                Some(name) if !name.is_empty() => EngineSetting::Option(name.to_string(), v.to_string()),
+                _ => return Err(SettingError::UnknownKey(k.to_string())),
+            },
+        })
     }
-    Ok(())
 }
 
-fn kv_map<'a>(flag: &str, words: &'a [String], keys: &[&str]) -> Result<Vec<(&'a str, &'a str)>, String> {
-    let mut out = Vec::new();
-    for w in words {
-        let (k, v) = w.split_once('=').ok_or_else(|| format!("{flag}: `{w}` is not KEY=VALUE"))?;
-        if !keys.contains(&k) {
-            return Err(format!("{flag}: unknown key `{k}` (keys: {})", keys.join(", ")));
+impl EngineConfig {
+    /// Applies one setting; a later one overrides an earlier one (an option
+    /// by its name in any case).
+    pub fn apply(&mut self, s: &EngineSetting) {
+        match s {
+            EngineSetting::Cmd(c) => self.cmd = c.clone(),
+            EngineSetting::Name(n) => self.name = n.clone(),
+            EngineSetting::Arg(a) => self.args.push(a.clone()),
+            EngineSetting::Dir(d) => self.dir = Some(d.clone()),
+            EngineSetting::Proto(p) => self.proto = *p,
+            EngineSetting::Option(name, v) => match self.options.iter_mut().find(|o| o.0.eq_ignore_ascii_case(name)) {
+                Some(o) => o.1 = v.clone(),
+                None => self.options.push((name.clone(), v.clone())),
+            },
+            EngineSetting::Tc(tc) => self.tc = *tc,
+            EngineSetting::St(ms) => self.st_ms = Some(*ms),
+            EngineSetting::Depth(d) => self.depth = Some(*d),
+            EngineSetting::Nodes(n) => self.nodes = Some(*n),
+            EngineSetting::Restart(r) => self.restart = *r,
         }
-        out.push((k, v));
     }
-    Ok(out)
+}
+
+/// One `KEY=VALUE` word of `--sprt`, `--resign` or `--draw` (the keys are
+/// checked when the flag's words are put together).
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyValue {
+    /// The key.
+    pub key: String,
+    /// The value.
+    pub value: String,
+}
+
+impl FromStr for KeyValue {
+    type Err = FlagError;
+    fn from_str(w: &str) -> Result<KeyValue, FlagError> {
+        let (k, v) = w.split_once('=').ok_or_else(|| FlagError::NotKeyValue(w.to_string()))?;
+        Ok(KeyValue { key: k.to_string(), value: v.to_string() })
+    }
+}
+
+/// Why the value of a flag (not an engine setting) is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FlagError {
+    /// Not a number of the flag's kind.
+    #[error("bad number `{0}`")]
+    BadNumber(String),
+    /// `--games 0`.
+    #[error("--games must be at least 1")]
+    NoGames,
+    /// `--concurrency` out of 1..256.
+    #[error("--concurrency must be 1..256")]
+    Concurrency,
+    /// `--max-wait` not a positive number of seconds.
+    #[error("--max-wait must be positive")]
+    MaxWait,
+    /// `--tournament` of an unknown kind.
+    #[error("--tournament {0}: use round-robin or gauntlet")]
+    Tournament(String),
+    /// A word of `--sprt`, `--resign` or `--draw` without `=`.
+    #[error("`{0}` is not KEY=VALUE")]
+    NotKeyValue(String),
+}
+
+fn number<T: FromStr>(s: &str) -> Result<T, FlagError> {
+    s.parse().map_err(|_| FlagError::BadNumber(s.to_string()))
+}
+
+fn games(s: &str) -> Result<u32, FlagError> {
+    number(s).and_then(|n| if n == 0 { Err(FlagError::NoGames) } else { Ok(n) })
+}
+
+fn concurrency(s: &str) -> Result<usize, FlagError> {
+    number(s).and_then(|n| if (1..=256).contains(&n) { Ok(n) } else { Err(FlagError::Concurrency) })
+}
+
+fn max_wait_ms(s: &str) -> Result<u64, FlagError> {
+    number::<f64>(s).and_then(|s| if s > 0.0 && s < 1e6 { Ok((s * 1000.0) as u64) } else { Err(FlagError::MaxWait) })
+}
+
+fn tournament(s: &str) -> Result<Kind, FlagError> {
+    Kind::parse(s).ok_or_else(|| FlagError::Tournament(s.to_string()))
+}
+
+/// What is wrong with one engine's settings as a whole.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineProblem {
+    /// No `cmd=`.
+    #[error("cmd=PATH is missing")]
+    NoCmd,
+    /// None of `tc=`, `st=`, `depth=`, `nodes=`.
+    #[error("no limit: give tc=, st=, depth= or nodes=")]
+    NoLimit,
+    /// `tc=` and `st=`.
+    #[error("tc= and st= together")]
+    TcAndSt,
+    /// `proto=4pchess` in another variant than teamchess.
+    #[error("proto=4pchess plays only --variant teamchess")]
+    FourPChessVariant,
+}
+
+/// Why the command line is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// clap's own: an unknown flag, a missing or bad value (the value
+    /// parsers' [`SettingError`] or [`FlagError`] is its source), or
+    /// `--help` (kind `DisplayHelp`).
+    #[error("{}", .0.render().to_string().trim_end().trim_start_matches("error: "))]
+    Cli(#[from] clap::Error),
+    /// A bad number in `--sprt`, `--resign` or `--draw`.
+    #[error("{flag}: bad number `{value}`")]
+    BadNumber {
+        /// The flag.
+        flag: &'static str,
+        /// The value.
+        value: String,
+    },
+    /// A key that `--sprt`, `--resign` or `--draw` does not take.
+    #[error("{flag}: unknown key `{key}` (keys: {})", keys.join(", "))]
+    UnknownKey {
+        /// The flag.
+        flag: &'static str,
+        /// The key given.
+        key: String,
+        /// The keys it takes.
+        keys: &'static [&'static str],
+    },
+    /// `--sprt` without elo0 < elo1.
+    #[error("--sprt needs elo0 < elo1")]
+    SprtElo,
+    /// `--sprt` alpha or beta out of (0, 0.5).
+    #[error("--sprt: alpha and beta must be in (0, 0.5)")]
+    SprtRisk,
+    /// `--resign twosided=false`.
+    #[error("--resign: only twosided=true (the default) is supported")]
+    ResignOneSided,
+    /// `--resign` with a zero count or score.
+    #[error("--resign: movecount and score must be positive")]
+    ResignRange,
+    /// `--draw` with a zero count or a negative score.
+    #[error("--draw: movecount must be positive and score not negative")]
+    DrawRange,
+    /// `--openings order=…` or `format=…`.
+    #[error("--openings: `{0}=` is not supported (openings are played in file order)")]
+    OpeningsKey(String),
+    /// A second file or an unknown word after `--openings`.
+    #[error("--openings: unexpected `{0}`")]
+    OpeningsWord(String),
+    /// `--records` and `--records-dir`.
+    #[error("--records and --records-dir together: a shard's records go to DIR/shard-K.jsonl")]
+    RecordsAndDir,
+    /// `--resume` without a records file.
+    #[error("--resume needs --records FILE (or --records-dir DIR)")]
+    ResumeWithoutRecords,
+    /// `--sprt` over shards without the shared folder.
+    #[error("--sprt with --shard needs --records-dir DIR: the SPRT must see every shard's games")]
+    ShardedSprtWithoutDir,
+    /// `--sprt` in a tournament.
+    #[error("--sprt needs a match of two engines, not a --tournament")]
+    SprtInTournament,
+    /// One engine's settings (1-based engine number, and its name once known).
+    #[error("engine {index}{}: {problem}", name.as_ref().map(|n| format!(" ({n})")).unwrap_or_default())]
+    Engine {
+        /// 1-based, in command-line order.
+        index: usize,
+        /// Its name, when the problem is not the missing `cmd=`.
+        name: Option<String>,
+        /// What is wrong.
+        problem: EngineProblem,
+    },
+    /// Fewer than two `--engine`.
+    #[error("need at least two --engine (got {0})")]
+    TooFewEngines(usize),
+}
+
+impl ConfigError {
+    /// The value parser's error behind a clap error for a bad engine setting.
+    pub fn setting(&self) -> Option<&SettingError> {
+        match self {
+            ConfigError::Cli(e) => std::error::Error::source(e).and_then(|s| s.downcast_ref()),
+            _ => None,
+        }
+    }
+    /// The value parser's error behind a clap error for a bad flag value.
+    pub fn flag(&self) -> Option<&FlagError> {
+        match self {
+            ConfigError::Cli(e) => std::error::Error::source(e).and_then(|s| s.downcast_ref()),
+            _ => None,
+        }
+    }
+}
+
+/// `tetrarch match`: engine-vs-engine matches (docs/match.md).
+///
+/// Engine settings are KEY=VALUE words after --engine (that engine) or
+/// --each (every engine; an engine's own words override them).
+#[derive(Clone, Debug, Parser)]
+#[command(
+    name = "tetrarch match",
+    bin_name = "tetrarch match",
+    args_override_self = true,
+    after_help = "Records of finished matches or shards: tetrarch match report [--json] FILE|DIR|GLOB… \
+                  (tetrarch match report --help)."
+)]
+pub struct MatchArgs {
+    /// UCI_Variant of every game.
+    #[arg(long, value_name = "NAME", required = true)]
+    pub variant: String,
+    /// One engine: cmd=PATH [name=NAME] [arg=ARG]… [dir=DIR] [proto=tetrarch|4pchess] [option.NAME=VALUE]…
+    /// [tc=[MOVES/]SECONDS[+INC]|inf] [st=SECONDS] [depth=N] [nodes=N] [restart=on|off]; at least two.
+    /// proto=4pchess: that engine's UCI dialect, teamchess only.
+    #[arg(long = "engine", id = "engine", value_name = "KEY=VALUE", num_args = 1.., action = clap::ArgAction::Append)]
+    pub engine_settings: Vec<EngineSetting>,
+    /// The settings of each `--engine`, in order (what [`MatchArgs::parse_from_args`]
+    /// makes of `engine_settings`: clap's derive does not group a flag's
+    /// occurrences).
+    #[arg(skip)]
+    pub engines: Vec<Vec<EngineSetting>>,
+    /// Settings of every engine (the same keys as --engine), before each engine's own.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., action = clap::ArgAction::Append)]
+    pub each: Vec<EngineSetting>,
+    /// Total games (default: one opening: 2, or 4 in free-for-all); in a tournament, games of each pairing
+    /// (group), a multiple of 2 (of 4).
+    #[arg(long, value_name = "N", value_parser = games)]
+    pub games: Option<u32>,
+    /// round-robin (every pair of engines; every four in free-for-all) or gauntlet (the first engine against
+    /// each other): any number of engines.
+    #[arg(long, value_name = "KIND", value_parser = tournament)]
+    pub tournament: Option<Kind>,
+    /// Games at once.
+    #[arg(long, value_name = "N", default_value = "1", value_parser = concurrency)]
+    pub concurrency: usize,
+    /// Seed of random openings and set-ups (default: from the clock, printed).
+    #[arg(long, value_name = "S", value_parser = number::<u64>)]
+    pub seed: Option<u64>,
+    /// Opening file, one opening per line: startpos | fen POS | setup T1 T2 | POS, each [moves T…]
+    /// (also file=FILE).
+    #[arg(long, value_name = "FILE", num_args = 1.., action = clap::ArgAction::Set)]
+    pub openings: Option<Vec<String>>,
+    /// Random legal turns after the start / the file's opening.
+    #[arg(long, value_name = "N", default_value = "0", value_parser = number::<u32>)]
+    pub random_plies: u32,
+    /// Games with a set-up: use startpos instead of random set-ups.
+    #[arg(long)]
+    pub no_random_setup: bool,
+    /// Stop when the SPRT decides (2 sides only): elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05].
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., action = clap::ArgAction::Set)]
+    pub sprt: Option<Vec<KeyValue>>,
+    /// Adjudicate a loss by the engines' scores: [movecount=3] [score=600] (cp).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., action = clap::ArgAction::Set)]
+    pub resign: Option<Vec<KeyValue>>,
+    /// Adjudicate a draw by the engines' scores: [movenumber=40] [movecount=8] [score=10] (cp).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., action = clap::ArgAction::Set)]
+    pub draw: Option<Vec<KeyValue>>,
+    /// Turn cap: draw after N turns (0 off; default 400 in quattuor, else off).
+    #[arg(long, alias = "maxmoves", value_name = "N", value_parser = number::<u32>)]
+    pub maxturns: Option<u32>,
+    /// Append PGN-style games.
+    #[arg(long, value_name = "FILE")]
+    pub pgnout: Option<PathBuf>,
+    /// Append one JSON line per game.
+    #[arg(long, value_name = "FILE")]
+    pub records: Option<PathBuf>,
+    /// Skip the games already in --records (or this shard's file in --records-dir).
+    #[arg(long)]
+    pub resume: bool,
+    /// Play only shard K of N: whole game pairs, the union of the N shards is the match.
+    #[arg(long, value_name = "K/N", value_parser = Shard::from_str)]
+    pub shard: Option<Shard>,
+    /// Shared folder of the shards: records to DIR/shard-K.jsonl; with --sprt, the SPRT runs over every
+    /// shard's records there and stops all shards (docs/distributed.md).
+    #[arg(long, value_name = "DIR")]
+    pub records_dir: Option<PathBuf>,
+    /// Extra time before a flag falls, ms.
+    #[arg(long, value_name = "MS", default_value = "100", value_parser = number::<u64>)]
+    pub margin: u64,
+    /// Longest wait for bestmove without a clock, seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = max_wait_ms)]
+    pub max_wait: u64,
+    /// Every line to and from the engines.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+}
+
+impl MatchArgs {
+    /// Parses the arguments (without the program / sub-command name).
+    pub fn parse_from_args(args: &[String]) -> Result<MatchArgs, clap::Error> {
+        let argv = std::iter::once("tetrarch match").chain(args.iter().map(String::as_str));
+        let m = MatchArgs::command().try_get_matches_from(argv)?;
+        let mut a = MatchArgs::from_arg_matches(&m)?;
+        a.engines = match m.get_occurrences::<EngineSetting>("engine") {
+            Some(o) => o.map(|words| words.cloned().collect()).collect(),
+            None => Vec::new(),
+        };
+        Ok(a)
+    }
+}
+
+/// The help text (generated by clap from [`MatchArgs`]).
+pub fn help() -> String {
+    MatchArgs::command().render_help().to_string()
+}
+
+fn key_values<'a>(
+    flag: &'static str,
+    kvs: &'a [KeyValue],
+    keys: &'static [&'static str],
+) -> Result<Vec<(&'a str, &'a str)>, ConfigError> {
+    kvs.iter()
+        .map(|kv| {
+            if keys.contains(&kv.key.as_str()) {
+                Ok((kv.key.as_str(), kv.value.as_str()))
+            } else {
+                Err(ConfigError::UnknownKey { flag, key: kv.key.clone(), keys })
+            }
+        })
+        .collect()
+}
+
+fn flag_number<T: FromStr>(flag: &'static str, v: &str) -> Result<T, ConfigError> {
+    v.parse().map_err(|_| ConfigError::BadNumber { flag, value: v.to_string() })
+}
+
+impl MatchArgs {
+    /// The match the flags describe, after the checks across flags and
+    /// engines. The seed, when not given, is taken from the clock.
+    pub fn into_config(self) -> Result<Config, ConfigError> {
+        let mut cfg = Config {
+            variant: self.variant,
+            games: self.games,
+            concurrency: self.concurrency,
+            seed: self.seed.unwrap_or(0),
+            seed_given: self.seed.is_some(),
+            engines: Vec::new(),
+            openings: None,
+            random_plies: self.random_plies,
+            random_setup: !self.no_random_setup,
+            sprt: None,
+            resign: None,
+            draw: None,
+            maxturns: self.maxturns,
+            pgnout: self.pgnout,
+            records: self.records,
+            margin_ms: self.margin,
+            resume: self.resume,
+            max_wait_ms: self.max_wait,
+            log: self.log,
+            tournament: self.tournament,
+            shard: self.shard,
+            records_dir: self.records_dir,
+        };
+        if let Some(words) = &self.openings {
+            let mut file = None;
+            for w in words {
+                match w.split_once('=') {
+                    Some(("file", f)) => file = Some(f.to_string()),
+                    Some((k, _)) if k == "order" || k == "format" => return Err(ConfigError::OpeningsKey(k.to_string())),
+                    _ if file.is_none() => file = Some(w.clone()),
+                    _ => return Err(ConfigError::OpeningsWord(w.clone())),
+                }
+            }
+            cfg.openings = file.map(PathBuf::from);
+        }
+        if let Some(kvs) = &self.sprt {
+            let mut s = Sprt { elo0: f64::NAN, elo1: f64::NAN, alpha: 0.05, beta: 0.05 };
+            for (k, v) in key_values("--sprt", kvs, &["elo0", "elo1", "alpha", "beta"])? {
+                let x: f64 = flag_number("--sprt", v)?;
+                match k {
+                    "elo0" => s.elo0 = x,
+                    "elo1" => s.elo1 = x,
+                    "alpha" => s.alpha = x,
+                    _ => s.beta = x,
+                }
+            }
+            if !(s.elo0.is_finite() && s.elo1.is_finite()) || s.elo1 <= s.elo0 {
+                return Err(ConfigError::SprtElo);
+            }
+            if !(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5) {
+                return Err(ConfigError::SprtRisk);
+            }
+            cfg.sprt = Some(s);
+        }
+        if let Some(kvs) = &self.resign {
+            let mut r = Resign { movecount: 3, score: 600 };
+            for (k, v) in key_values("--resign", kvs, &["movecount", "score", "twosided"])? {
+                match k {
+                    "movecount" => r.movecount = flag_number("--resign", v)?,
+                    "score" => r.score = flag_number("--resign", v)?,
+                    _ if v != "true" => return Err(ConfigError::ResignOneSided),
+                    _ => {}
+                }
+            }
+            if r.movecount == 0 || r.score <= 0 {
+                return Err(ConfigError::ResignRange);
+            }
+            cfg.resign = Some(r);
+        }
+        if let Some(kvs) = &self.draw {
+            let mut d = DrawAdj { movenumber: 40, movecount: 8, score: 10 };
+            for (k, v) in key_values("--draw", kvs, &["movenumber", "movecount", "score"])? {
+                match k {
+                    "movenumber" => d.movenumber = flag_number("--draw", v)?,
+                    "movecount" => d.movecount = flag_number("--draw", v)?,
+                    _ => d.score = flag_number("--draw", v)?,
+                }
+            }
+            if d.movecount == 0 || d.score < 0 {
+                return Err(ConfigError::DrawRange);
+            }
+            cfg.draw = Some(d);
+        }
+        if let Some(dir) = &cfg.records_dir {
+            if cfg.records.is_some() {
+                return Err(ConfigError::RecordsAndDir);
+            }
+            cfg.records = Some(crate::shard::shard_file(dir, cfg.shard.unwrap_or(Shard::WHOLE)));
+        }
+        if cfg.resume && cfg.records.is_none() {
+            return Err(ConfigError::ResumeWithoutRecords);
+        }
+        if cfg.shard.is_some_and(|s| s.n > 1) && cfg.sprt.is_some() && cfg.records_dir.is_none() {
+            return Err(ConfigError::ShardedSprtWithoutDir);
+        }
+        if cfg.tournament.is_some() && cfg.sprt.is_some() {
+            return Err(ConfigError::SprtInTournament);
+        }
+        // Engines: --each first, then the engine's own words override.
+        for (k, own) in self.engines.iter().enumerate() {
+            let mut e = EngineConfig::default();
+            for s in self.each.iter().chain(own) {
+                e.apply(s);
+            }
+            let problem = |e: &EngineConfig, problem| ConfigError::Engine { index: k + 1, name: Some(e.name.clone()), problem };
+            if e.cmd.is_empty() {
+                return Err(ConfigError::Engine { index: k + 1, name: None, problem: EngineProblem::NoCmd });
+            }
+            if e.name.is_empty() {
+                e.name = std::path::Path::new(&e.cmd)
+                    .file_name()
+                    .map(|f| f.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| e.cmd.clone());
+            }
+            if e.tc.is_none() && e.st_ms.is_none() && e.depth.is_none() && e.nodes.is_none() {
+                return Err(problem(&e, EngineProblem::NoLimit));
+            }
+            if e.tc.is_some() && e.st_ms.is_some() {
+                return Err(problem(&e, EngineProblem::TcAndSt));
+            }
+            if e.proto == Proto::FourPChess && cfg.variant != "teamchess" {
+                return Err(problem(&e, EngineProblem::FourPChessVariant));
+            }
+            cfg.engines.push(e);
+        }
+        if cfg.engines.len() < 2 {
+            return Err(ConfigError::TooFewEngines(cfg.engines.len()));
+        }
+        // Unique names: a second `tetrarch` becomes `tetrarch-2`.
+        for k in 1..cfg.engines.len() {
+            let base = cfg.engines[k].name.clone();
+            let mut n = 2;
+            while cfg.engines[..k].iter().any(|e| e.name == cfg.engines[k].name) {
+                cfg.engines[k].name = format!("{base}-{n}");
+                n += 1;
+            }
+        }
+        if !cfg.seed_given {
+            cfg.seed = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64 % 1_000_000_000)
+                .unwrap_or(1);
+        }
+        Ok(cfg)
+    }
 }
 
 /// Parses the arguments (without the program / sub-command name).
-/// `Ok(None)` for `--help`.
-pub fn parse_args(args: &[String]) -> Result<Option<Config>, String> {
-    let mut cfg = Config {
-        variant: String::new(),
-        games: None,
-        concurrency: 1,
-        seed: 0,
-        seed_given: false,
-        engines: Vec::new(),
-        openings: None,
-        random_plies: 0,
-        random_setup: true,
-        sprt: None,
-        resign: None,
-        draw: None,
-        maxturns: None,
-        pgnout: None,
-        records: None,
-        margin_ms: 100,
-        resume: false,
-        max_wait_ms: 60_000,
-        log: None,
-        tournament: None,
-        shard: None,
-        records_dir: None,
-    };
-    let mut engine_words: Vec<Vec<String>> = Vec::new();
-    let mut each_words: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        i += 1;
-        // The words up to the next flag.
-        let mut words = Vec::new();
-        while i < args.len() && !(args[i].starts_with("--") || args[i] == "-h") {
-            words.push(args[i].clone());
-            i += 1;
-        }
-        let one = |words: &[String]| -> Result<String, String> {
-            match words {
-                [w] => Ok(w.clone()),
-                [] => Err(format!("{flag} needs a value")),
-                _ => Err(format!("{flag} takes one value, got {}", words.join(" "))),
-            }
-        };
-        let none = |words: &[String]| -> Result<(), String> {
-            if words.is_empty() {
-                Ok(())
-            } else {
-                Err(format!("{flag} takes no value, got {}", words.join(" ")))
-            }
-        };
-        match flag {
-            "-h" | "--help" => return Ok(None),
-            "--variant" => cfg.variant = one(&words)?,
-            "--games" => {
-                let n: u32 = num(flag, &one(&words)?)?;
-                if n == 0 {
-                    return Err("--games must be at least 1".into());
-                }
-                cfg.games = Some(n);
-            }
-            "--concurrency" => {
-                let n: usize = num(flag, &one(&words)?)?;
-                if n == 0 || n > 256 {
-                    return Err("--concurrency must be 1..256".into());
-                }
-                cfg.concurrency = n;
-            }
-            "--seed" => {
-                cfg.seed = num(flag, &one(&words)?)?;
-                cfg.seed_given = true;
-            }
-            "--engine" => {
-                if words.is_empty() {
-                    return Err("--engine needs cmd=PATH and other KEY=VALUE settings".into());
-                }
-                engine_words.push(words);
-            }
-            "--each" => {
-                if words.is_empty() {
-                    return Err("--each needs KEY=VALUE settings".into());
-                }
-                each_words.extend(words);
-            }
-            "--openings" => {
-                let mut file = None;
-                for w in &words {
-                    match w.split_once('=') {
-                        Some(("file", f)) => file = Some(f.to_string()),
-                        Some((k, _)) if k == "order" || k == "format" => {
-                            return Err(format!("--openings: `{k}=` is not supported (openings are played in file order)"))
-                        }
-                        _ if file.is_none() => file = Some(w.clone()),
-                        _ => return Err(format!("--openings: unexpected `{w}`")),
-                    }
-                }
-                cfg.openings = Some(PathBuf::from(file.ok_or("--openings needs a FILE")?));
-            }
-            "--random-plies" => cfg.random_plies = num(flag, &one(&words)?)?,
-            "--no-random-setup" => {
-                none(&words)?;
-                cfg.random_setup = false;
-            }
-            "--sprt" => {
-                let kv = kv_map(flag, &words, &["elo0", "elo1", "alpha", "beta"])?;
-                let mut s = Sprt { elo0: f64::NAN, elo1: f64::NAN, alpha: 0.05, beta: 0.05 };
-                for (k, v) in kv {
-                    let x: f64 = num(flag, v)?;
-                    match k {
-                        "elo0" => s.elo0 = x,
-                        "elo1" => s.elo1 = x,
-                        "alpha" => s.alpha = x,
-                        _ => s.beta = x,
-                    }
-                }
-                if !(s.elo0.is_finite() && s.elo1.is_finite()) || s.elo1 <= s.elo0 {
-                    return Err("--sprt needs elo0 < elo1".into());
-                }
-                if !(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5) {
-                    return Err("--sprt: alpha and beta must be in (0, 0.5)".into());
-                }
-                cfg.sprt = Some(s);
-            }
-            "--resign" => {
-                let kv = kv_map(flag, &words, &["movecount", "score", "twosided"])?;
-                let mut r = Resign { movecount: 3, score: 600 };
-                for (k, v) in kv {
-                    match k {
-                        "movecount" => r.movecount = num(flag, v)?,
-                        "score" => r.score = num(flag, v)?,
-                        _ => {
-                            if v != "true" {
-                                return Err("--resign: only twosided=true (the default) is supported".into());
-                            }
-                        }
-                    }
-                }
-                if r.movecount == 0 || r.score <= 0 {
-                    return Err("--resign: movecount and score must be positive".into());
-                }
-                cfg.resign = Some(r);
-            }
-            "--draw" => {
-                let kv = kv_map(flag, &words, &["movenumber", "movecount", "score"])?;
-                let mut d = DrawAdj { movenumber: 40, movecount: 8, score: 10 };
-                for (k, v) in kv {
-                    match k {
-                        "movenumber" => d.movenumber = num(flag, v)?,
-                        "movecount" => d.movecount = num(flag, v)?,
-                        _ => d.score = num(flag, v)?,
-                    }
-                }
-                if d.movecount == 0 || d.score < 0 {
-                    return Err("--draw: movecount must be positive and score not negative".into());
-                }
-                cfg.draw = Some(d);
-            }
-            "--maxturns" | "--maxmoves" => cfg.maxturns = Some(num(flag, &one(&words)?)?),
-            "--pgnout" => cfg.pgnout = Some(PathBuf::from(one(&words)?)),
-            "--records" => cfg.records = Some(PathBuf::from(one(&words)?)),
-            "--log" => cfg.log = Some(PathBuf::from(one(&words)?)),
-            "--margin" => cfg.margin_ms = num(flag, &one(&words)?)?,
-            "--max-wait" => {
-                let s: f64 = num(flag, &one(&words)?)?;
-                if !(s > 0.0 && s < 1e6) {
-                    return Err("--max-wait must be positive".into());
-                }
-                cfg.max_wait_ms = (s * 1000.0) as u64;
-            }
-            "--resume" => {
-                none(&words)?;
-                cfg.resume = true;
-            }
-            "--shard" => cfg.shard = Some(one(&words)?.parse::<Shard>().map_err(|e| e.to_string())?),
-            "--records-dir" => cfg.records_dir = Some(PathBuf::from(one(&words)?)),
-            "--tournament" => {
-                let w = one(&words)?;
-                cfg.tournament = Some(Kind::parse(&w).ok_or_else(|| format!("--tournament {w}: use round-robin or gauntlet"))?);
-            }
-            _ if !flag.starts_with('-') => return Err(format!("unexpected `{flag}` (settings follow a --flag)")),
-            _ => return Err(format!("unknown option `{flag}` (see --help)")),
-        }
+/// `Ok(None)` for `--help` (the text is [`help`]).
+pub fn parse_args(args: &[String]) -> Result<Option<Config>, ConfigError> {
+    match MatchArgs::parse_from_args(args) {
+        Ok(a) => a.into_config().map(Some),
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => Ok(None),
+        Err(e) => Err(ConfigError::Cli(e)),
     }
-    if cfg.variant.is_empty() {
-        return Err("--variant is required".into());
-    }
-    if let Some(dir) = &cfg.records_dir {
-        if cfg.records.is_some() {
-            return Err("--records and --records-dir together: a shard's records go to DIR/shard-K.jsonl".into());
-        }
-        cfg.records = Some(crate::shard::shard_file(dir, cfg.shard.unwrap_or(Shard::WHOLE)));
-    }
-    if cfg.resume && cfg.records.is_none() {
-        return Err("--resume needs --records FILE (or --records-dir DIR)".into());
-    }
-    if cfg.shard.is_some_and(|s| s.n > 1) && cfg.sprt.is_some() && cfg.records_dir.is_none() {
-        return Err("--sprt with --shard needs --records-dir DIR: the SPRT must see every shard's games".into());
-    }
-    if cfg.tournament.is_some() && cfg.sprt.is_some() {
-        return Err("--sprt needs a match of two engines, not a --tournament".into());
-    }
-    // Engines: --each first, then the engine's own words override.
-    for (k, words) in engine_words.iter().enumerate() {
-        let mut e = EngineConfig::default();
-        let mut named = false;
-        for w in each_words.iter().chain(words.iter()) {
-            apply_engine_kv(&mut e, w, &mut named).map_err(|m| format!("engine {}: {m}", k + 1))?;
-        }
-        if e.cmd.is_empty() {
-            return Err(format!("engine {}: cmd=PATH is missing", k + 1));
-        }
-        if !named {
-            e.name = std::path::Path::new(&e.cmd)
-                .file_name()
-                .map(|f| f.to_string_lossy().into_owned())
-                .unwrap_or_else(|| e.cmd.clone());
-        }
-        if e.tc.is_none() && e.st_ms.is_none() && e.depth.is_none() && e.nodes.is_none() {
-            return Err(format!("engine {} ({}): no limit: give tc=, st=, depth= or nodes=", k + 1, e.name));
-        }
-        if e.tc.is_some() && e.st_ms.is_some() {
-            return Err(format!("engine {} ({}): tc= and st= together", k + 1, e.name));
-        }
-        if e.proto == Proto::FourPChess && cfg.variant != "teamchess" {
-            return Err(format!("engine {} ({}): proto=4pchess plays only --variant teamchess", k + 1, e.name));
-        }
-        cfg.engines.push(e);
-    }
-    if cfg.engines.len() < 2 {
-        return Err(format!("need at least two --engine (got {})", cfg.engines.len()));
-    }
-    // Unique names: a second `tetrarch` becomes `tetrarch-2`.
-    for k in 1..cfg.engines.len() {
-        let base = cfg.engines[k].name.clone();
-        let mut n = 2;
-        while cfg.engines[..k].iter().any(|e| e.name == cfg.engines[k].name) {
-            cfg.engines[k].name = format!("{base}-{n}");
-            n += 1;
-        }
-    }
-    if !cfg.seed_given {
-        cfg.seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64 % 1_000_000_000)
-            .unwrap_or(1);
-    }
-    Ok(Some(cfg))
 }
 
 #[cfg(test)]
@@ -524,10 +750,24 @@ mod tests {
         assert!(c.resume);
     }
 
+    fn err(line: &str) -> ConfigError {
+        parse_args(&args(line)).unwrap_err()
+    }
+
+    fn cli_kind(e: &ConfigError) -> Option<clap::error::ErrorKind> {
+        match e {
+            ConfigError::Cli(c) => Some(c.kind()),
+            _ => None,
+        }
+    }
+
     #[test]
     fn same_names_made_unique() {
-        let c = parse_args(&args("--variant quattuor --each cmd=/x/tetrarch depth=1 --engine --engine")).unwrap_err();
-        assert!(c.contains("--engine needs"), "{c}");
+        let e = err("--variant quattuor --each cmd=/x/tetrarch depth=1 --engine --engine");
+        assert!(
+            cli_kind(&e).is_some_and(|k| k == clap::error::ErrorKind::InvalidValue) && e.to_string().contains("--engine"),
+            "{e}"
+        );
         let c = parse_args(&args("--variant quattuor --each cmd=/x/tetrarch depth=1 --engine arg=1 --engine arg=2"))
             .unwrap()
             .unwrap();
@@ -536,31 +776,90 @@ mod tests {
     }
 
     #[test]
+    fn engine_settings_are_typed() {
+        let ok = |w: &str| w.parse::<EngineSetting>().unwrap();
+        assert_eq!(ok("cmd=/bin/a=b"), EngineSetting::Cmd("/bin/a=b".into()));
+        assert_eq!(ok("option.Hash=64"), EngineSetting::Option("Hash".into(), "64".into()));
+        assert_eq!(ok("proto=4pchess"), EngineSetting::Proto(Proto::FourPChess));
+        assert_eq!(ok("tc=inf"), EngineSetting::Tc(None));
+        assert_eq!(ok("st=0.5"), EngineSetting::St(500));
+        assert_eq!(ok("restart=auto"), EngineSetting::Restart(false));
+        let bad = |w: &str| w.parse::<EngineSetting>().unwrap_err();
+        assert_eq!(bad("foo"), SettingError::NotKeyValue("foo".into()));
+        assert_eq!(bad("foo=1"), SettingError::UnknownKey("foo".into()));
+        assert_eq!(bad("option.=1"), SettingError::UnknownKey("option.".into()));
+        assert_eq!(bad("name="), SettingError::Empty { key: "name" });
+        assert_eq!(bad("option.uci_variant=x"), SettingError::UciVariant);
+        assert!(matches!(bad("depth=0"), SettingError::BadValue { key: "depth", .. }));
+        assert!(matches!(bad("nodes=x"), SettingError::BadValue { key: "nodes", .. }));
+        assert!(matches!(bad("proto=xboard"), SettingError::BadValue { key: "proto", .. }));
+        assert!(matches!(bad("restart=maybe"), SettingError::BadValue { key: "restart", .. }));
+        assert!(matches!(bad("tc=abc"), SettingError::Time { key: "tc", reason } if reason.contains("bad time")));
+        assert!(matches!(bad("st=0"), SettingError::Time { key: "st", reason } if reason.contains("positive")));
+        // The same through clap: the setting's error is the source, the
+        // message names the flag and the reason.
+        let e = err("--variant x --engine cmd=a depth=1 foo=1 --engine cmd=b depth=1");
+        assert_eq!(e.setting(), Some(&SettingError::UnknownKey("foo".into())));
+        assert!(e.to_string().contains("--engine") && e.to_string().contains("unknown engine setting `foo`"), "{e}");
+    }
+
+    #[test]
     fn errors() {
-        for (line, want) in [
-            ("--engine cmd=a depth=1 --engine cmd=b depth=1", "--variant is required"),
-            ("--variant x --engine cmd=a depth=1", "at least two"),
-            ("--variant x --engine cmd=a --engine cmd=b depth=1", "no limit"),
-            ("--variant x --engine cmd=a tc=abc --engine cmd=b depth=1", "bad time"),
-            ("--variant x --engine cmd=a depth=1 foo=1 --engine cmd=b depth=1", "unknown engine setting"),
-            ("--variant x --engine name=a depth=1 --engine cmd=b depth=1", "cmd=PATH is missing"),
-            ("--variant x --engine cmd=a depth=1 --engine cmd=b depth=1 --games 0", "at least 1"),
-            ("--variant x --engine cmd=a depth=1 --engine cmd=b depth=1 --sprt elo0=5 elo1=1", "elo0 < elo1"),
-            ("--variant x --engine cmd=a depth=1 --engine cmd=b depth=1 --bogus", "unknown option"),
-            ("--variant x --engine cmd=a depth=1 --engine cmd=b depth=1 --resume", "--resume needs"),
-            ("--variant x --engine cmd=a st=0 --engine cmd=b depth=1", "positive"),
-            ("--variant x y --engine cmd=a depth=1 --engine cmd=b depth=1", "one value"),
-            ("--variant x --engine cmd=a depth=1 --engine cmd=b depth=1 --tournament swiss", "round-robin or gauntlet"),
-            ("--variant x --engine cmd=a depth=1 --engine cmd=b depth=1 --tournament", "needs a value"),
-            (
-                "--variant x --engine cmd=a depth=1 --engine cmd=b depth=1 --tournament gauntlet --sprt elo0=0 elo1=5",
-                "not a --tournament",
-            ),
-        ] {
-            let e = parse_args(&args(line)).unwrap_err();
-            assert!(e.contains(want), "{line}: {e}");
-        }
+        use clap::error::ErrorKind;
+        let base = "--variant x --engine cmd=a depth=1 --engine cmd=b depth=1";
+        let e = err("--engine cmd=a depth=1 --engine cmd=b depth=1");
+        assert_eq!(cli_kind(&e), Some(ErrorKind::MissingRequiredArgument));
+        assert!(e.to_string().contains("--variant"), "{e}");
+        assert!(matches!(err("--variant x --engine cmd=a depth=1"), ConfigError::TooFewEngines(1)));
+        let e = err("--variant x --engine cmd=a --engine cmd=b depth=1");
+        assert!(matches!(&e, ConfigError::Engine { index: 1, problem: EngineProblem::NoLimit, .. }), "{e}");
+        assert!(e.to_string().contains("no limit"), "{e}");
+        let e = err("--variant x --engine cmd=a tc=abc --engine cmd=b depth=1");
+        assert!(matches!(e.setting(), Some(SettingError::Time { key: "tc", .. })), "{e}");
+        let e = err("--variant x --engine name=a depth=1 --engine cmd=b depth=1");
+        assert!(matches!(e, ConfigError::Engine { index: 1, name: None, problem: EngineProblem::NoCmd }), "{e}");
+        assert_eq!(err(&format!("{base} --games 0")).flag(), Some(&FlagError::NoGames));
+        assert_eq!(err(&format!("{base} --games x")).flag(), Some(&FlagError::BadNumber("x".into())));
+        assert_eq!(err(&format!("{base} --concurrency 300")).flag(), Some(&FlagError::Concurrency));
+        assert_eq!(err(&format!("{base} --max-wait 0")).flag(), Some(&FlagError::MaxWait));
+        assert!(matches!(err(&format!("{base} --sprt elo0=5 elo1=1")), ConfigError::SprtElo));
+        assert!(matches!(err(&format!("{base} --sprt elo0=0 elo1=5 alpha=0.6")), ConfigError::SprtRisk));
+        assert!(matches!(err(&format!("{base} --sprt elo0=0 elo1=x")), ConfigError::BadNumber { flag: "--sprt", .. }));
+        assert!(matches!(err(&format!("{base} --sprt elo0=0 gamma=5")), ConfigError::UnknownKey { flag: "--sprt", .. }));
+        assert!(matches!(err(&format!("{base} --resign twosided=false")), ConfigError::ResignOneSided));
+        assert!(matches!(err(&format!("{base} --resign score=0")), ConfigError::ResignRange));
+        assert!(matches!(err(&format!("{base} --draw movecount=0")), ConfigError::DrawRange));
+        assert!(matches!(err(&format!("{base} --openings order=random f")), ConfigError::OpeningsKey(k) if k == "order"));
+        assert!(matches!(err(&format!("{base} --openings a b")), ConfigError::OpeningsWord(w) if w == "b"));
+        assert_eq!(cli_kind(&err(&format!("{base} --bogus"))), Some(ErrorKind::UnknownArgument));
+        assert!(matches!(err(&format!("{base} --resume")), ConfigError::ResumeWithoutRecords));
+        let e = err("--variant x --engine cmd=a st=0 --engine cmd=b depth=1");
+        assert!(matches!(e.setting(), Some(SettingError::Time { key: "st", reason }) if reason.contains("positive")), "{e}");
+        // A second value of a one-value flag.
+        assert_eq!(cli_kind(&err(&format!("{base} --variant x y"))), Some(ErrorKind::UnknownArgument));
+        assert_eq!(err(&format!("{base} --tournament swiss")).flag(), Some(&FlagError::Tournament("swiss".into())));
+        assert!(err(&format!("{base} --tournament swiss")).to_string().contains("round-robin or gauntlet"));
+        assert_eq!(cli_kind(&err(&format!("{base} --tournament"))), Some(ErrorKind::InvalidValue));
+        assert!(matches!(err(&format!("{base} --tournament gauntlet --sprt elo0=0 elo1=5")), ConfigError::SprtInTournament));
+        let e = err("--variant x --engine cmd=a depth=1 proto=4pchess --engine cmd=b depth=1");
+        assert!(matches!(e, ConfigError::Engine { index: 1, problem: EngineProblem::FourPChessVariant, .. }), "{e}");
+        let e = err("--variant x --engine cmd=a depth=1 st=1 tc=1 --engine cmd=b depth=1");
+        assert!(matches!(e, ConfigError::Engine { index: 1, problem: EngineProblem::TcAndSt, .. }), "{e}");
         assert_eq!(parse_args(&args("--help")).unwrap(), None);
+        assert_eq!(parse_args(&args(&format!("{base} -h"))).unwrap(), None);
+        // Defaults, a flag given twice (the last counts), the old spelling.
+        let c = parse_args(&args(&format!("{base} --variant y --maxmoves 9 --openings file=o.txt"))).unwrap().unwrap();
+        assert_eq!((c.variant.as_str(), c.maxturns, c.concurrency, c.margin_ms, c.max_wait_ms), ("y", Some(9), 1, 100, 60_000));
+        assert_eq!(c.openings, Some(PathBuf::from("o.txt")));
+        assert!(c.random_setup && !c.seed_given && c.sprt.is_none() && c.records.is_none());
+        let c = parse_args(&args(&format!("{base} --openings a --openings b --sprt elo0=0 elo1=5 --sprt elo0=1 elo1=3")))
+            .unwrap()
+            .unwrap();
+        assert_eq!((c.openings, c.sprt.map(|s| s.elo0)), (Some(PathBuf::from("b")), Some(1.0)));
+        let help = help();
+        for flag in ["--variant", "--engine", "--each", "--sprt", "--records-dir", "--max-wait", "option.NAME=VALUE", "report"] {
+            assert!(help.contains(flag), "{flag}: {help}");
+        }
     }
 
     #[test]
@@ -577,12 +876,12 @@ mod tests {
             ("--shard 0/3", "need 1 ≤ K ≤ N"),
             ("--shard 4/3", "need 1 ≤ K ≤ N"),
             ("--shard 3", "not K/N"),
-            ("--shard", "needs a value"),
+            ("--shard", "a value is required for '--shard <K/N>'"),
             ("--records-dir d --records r.jsonl", "together"),
             ("--shard 1/2 --sprt elo0=0 elo1=5", "needs --records-dir"),
         ] {
             let e = parse_args(&args(&format!("{base} {extra}"))).unwrap_err();
-            assert!(e.contains(want), "{extra}: {e}");
+            assert!(e.to_string().contains(want), "{extra}: {e}");
         }
     }
 }

@@ -1,263 +1,65 @@
-//! A small JSON value with a writer and a strict parser, enough for the
-//! records file (JSON Lines) without outside crates.
+//! How the runner writes JSON: `serde_json` with a formatter that keeps the
+//! records' bytes as they always were (docs/match.md, "Records").
+//!
+//! Two things differ from `serde_json`'s compact output:
+//! - U+2028 and U+2029 (line and paragraph separator) are escaped as
+//!   `\u2028` / `\u2029`, so that a line of the file is a line for every
+//!   reader (JavaScript and some editors end lines there), and every other
+//!   control character below U+0020 is `\u00XX` unless it has a short escape
+//!   (`\n`, `\r`, `\t`; `\b` and `\f` are written `\u0008` and `\u000c`);
+//! - a number without a fraction (below 10^15) is written as an integer
+//!   (`1`, not `1.0`); others as Rust prints them (`0.5`), `null` when not
+//!   finite.
 
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
+use std::io;
 
-/// A JSON value. Objects keep their keys sorted (the writer of records builds
-/// its lines by hand in a fixed order; this type is for reading).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Json {
-    /// `null`.
-    Null,
-    /// `true` / `false`.
-    Bool(bool),
-    /// A number.
-    Num(f64),
-    /// A string.
-    Str(String),
-    /// An array.
-    Arr(Vec<Json>),
-    /// An object.
-    Obj(BTreeMap<String, Json>),
-}
+use serde::Serialize;
+use serde_json::ser::{CharEscape, CompactFormatter, Formatter};
 
-impl Json {
-    /// The member `k` of an object.
-    pub fn get(&self, k: &str) -> Option<&Json> {
-        match self {
-            Json::Obj(m) => m.get(k),
-            _ => None,
-        }
-    }
-    /// The string, if it is one.
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            Json::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-    /// The number, if it is one.
-    pub fn as_f64(&self) -> Option<f64> {
-        match self {
-            Json::Num(n) => Some(*n),
-            _ => None,
-        }
-    }
-    /// The number as a non-negative integer.
-    pub fn as_u64(&self) -> Option<u64> {
-        self.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0).map(|n| n as u64)
-    }
-    /// The array, if it is one.
-    pub fn as_arr(&self) -> Option<&[Json]> {
-        match self {
-            Json::Arr(a) => Some(a),
-            _ => None,
-        }
-    }
-}
+/// The compact formatter with the records' escaping and numbers.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RecordFormatter;
 
-/// Writes `s` as a JSON string literal (quotes included).
-pub fn write_str(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
-/// A JSON string literal.
-pub fn str_lit(s: &str) -> String {
-    let mut out = String::new();
-    write_str(&mut out, s);
-    out
-}
-
-/// A JSON array of string literals.
-pub fn str_array<S: AsRef<str>>(xs: &[S]) -> String {
-    let parts: Vec<String> = xs.iter().map(|s| str_lit(s.as_ref())).collect();
-    format!("[{}]", parts.join(","))
-}
-
-/// A JSON number for a finite float (`null` otherwise); integers without a
-/// fraction.
-pub fn num(x: f64) -> String {
-    if !x.is_finite() {
-        "null".into()
-    } else if x.fract() == 0.0 && x.abs() < 1e15 {
-        format!("{}", x as i64)
-    } else {
-        format!("{x}")
-    }
-}
-
-/// Parses one JSON document (surrounding white space allowed).
-pub fn parse(s: &str) -> Result<Json, String> {
-    let mut p = Parser { b: s.as_bytes(), i: 0, s };
-    p.ws();
-    let v = p.value(0)?;
-    p.ws();
-    if p.i != p.b.len() {
-        return Err(format!("trailing characters at byte {}", p.i));
-    }
-    Ok(v)
-}
-
-struct Parser<'a> {
-    b: &'a [u8],
-    s: &'a str,
-    i: usize,
-}
-
-impl Parser<'_> {
-    fn ws(&mut self) {
-        while self.i < self.b.len() && matches!(self.b[self.i], b' ' | b'\t' | b'\n' | b'\r') {
-            self.i += 1;
-        }
-    }
-    fn err<T>(&self, what: &str) -> Result<T, String> {
-        Err(format!("{what} at byte {}", self.i))
-    }
-    fn eat(&mut self, lit: &str) -> bool {
-        if self.b[self.i..].starts_with(lit.as_bytes()) {
-            self.i += lit.len();
-            true
+impl Formatter for RecordFormatter {
+    fn write_f64<W: ?Sized + io::Write>(&mut self, w: &mut W, x: f64) -> io::Result<()> {
+        // `serde_json` writes `null` for a value that is not finite before it
+        // gets here.
+        if x.fract() == 0.0 && x.abs() < 1e15 {
+            write!(w, "{}", x as i64)
         } else {
-            false
+            write!(w, "{x}")
         }
     }
-    fn value(&mut self, depth: usize) -> Result<Json, String> {
-        if depth > 64 {
-            return self.err("nested too deeply");
+
+    fn write_f32<W: ?Sized + io::Write>(&mut self, w: &mut W, x: f32) -> io::Result<()> {
+        self.write_f64(w, f64::from(x))
+    }
+
+    fn write_string_fragment<W: ?Sized + io::Write>(&mut self, w: &mut W, fragment: &str) -> io::Result<()> {
+        let mut rest = fragment;
+        while let Some(i) = rest.find(['\u{2028}', '\u{2029}']) {
+            w.write_all(&rest.as_bytes()[..i])?;
+            let c = rest[i..].chars().next().expect("a separator");
+            write!(w, "\\u{:04x}", c as u32)?;
+            rest = &rest[i + c.len_utf8()..];
         }
-        match self.b.get(self.i) {
-            None => self.err("unexpected end"),
-            Some(b'n') if self.eat("null") => Ok(Json::Null),
-            Some(b't') if self.eat("true") => Ok(Json::Bool(true)),
-            Some(b'f') if self.eat("false") => Ok(Json::Bool(false)),
-            Some(b'"') => self.string().map(Json::Str),
-            Some(b'[') => {
-                self.i += 1;
-                let mut v = Vec::new();
-                self.ws();
-                if self.eat("]") {
-                    return Ok(Json::Arr(v));
-                }
-                loop {
-                    self.ws();
-                    v.push(self.value(depth + 1)?);
-                    self.ws();
-                    if self.eat("]") {
-                        return Ok(Json::Arr(v));
-                    }
-                    if !self.eat(",") {
-                        return self.err("expected `,` or `]`");
-                    }
-                }
-            }
-            Some(b'{') => {
-                self.i += 1;
-                let mut m = BTreeMap::new();
-                self.ws();
-                if self.eat("}") {
-                    return Ok(Json::Obj(m));
-                }
-                loop {
-                    self.ws();
-                    if self.b.get(self.i) != Some(&b'"') {
-                        return self.err("expected a key");
-                    }
-                    let k = self.string()?;
-                    self.ws();
-                    if !self.eat(":") {
-                        return self.err("expected `:`");
-                    }
-                    self.ws();
-                    let v = self.value(depth + 1)?;
-                    m.insert(k, v);
-                    self.ws();
-                    if self.eat("}") {
-                        return Ok(Json::Obj(m));
-                    }
-                    if !self.eat(",") {
-                        return self.err("expected `,` or `}`");
-                    }
-                }
-            }
-            Some(c) if *c == b'-' || c.is_ascii_digit() => {
-                let start = self.i;
-                self.i += 1;
-                while self.i < self.b.len() && matches!(self.b[self.i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') {
-                    self.i += 1;
-                }
-                self.s[start..self.i].parse::<f64>().map(Json::Num).or_else(|_| self.err("bad number"))
-            }
-            Some(_) => self.err("unexpected character"),
+        w.write_all(rest.as_bytes())
+    }
+
+    fn write_char_escape<W: ?Sized + io::Write>(&mut self, w: &mut W, e: CharEscape) -> io::Result<()> {
+        match e {
+            CharEscape::Backspace => w.write_all(b"\\u0008"),
+            CharEscape::FormFeed => w.write_all(b"\\u000c"),
+            e => CompactFormatter.write_char_escape(w, e),
         }
     }
-    fn hex4(&mut self) -> Result<u32, String> {
-        let h = self.s.get(self.i..self.i + 4).ok_or("short \\u escape")?;
-        let v = u32::from_str_radix(h, 16).map_err(|_| format!("bad \\u escape at byte {}", self.i))?;
-        self.i += 4;
-        Ok(v)
-    }
-    fn string(&mut self) -> Result<String, String> {
-        self.i += 1; // the quote
-        let mut out = String::new();
-        loop {
-            let start = self.i;
-            while self.i < self.b.len() && self.b[self.i] != b'"' && self.b[self.i] != b'\\' {
-                if self.b[self.i] < 0x20 {
-                    return self.err("control character in a string");
-                }
-                self.i += 1;
-            }
-            out.push_str(&self.s[start..self.i]);
-            match self.b.get(self.i) {
-                None => return self.err("unterminated string"),
-                Some(b'"') => {
-                    self.i += 1;
-                    return Ok(out);
-                }
-                _ => {
-                    self.i += 1;
-                    let c = *self.b.get(self.i).ok_or("unterminated escape")?;
-                    self.i += 1;
-                    match c {
-                        b'"' => out.push('"'),
-                        b'\\' => out.push('\\'),
-                        b'/' => out.push('/'),
-                        b'b' => out.push('\u{8}'),
-                        b'f' => out.push('\u{c}'),
-                        b'n' => out.push('\n'),
-                        b'r' => out.push('\r'),
-                        b't' => out.push('\t'),
-                        b'u' => {
-                            let hi = self.hex4()?;
-                            let cp = if (0xD800..0xDC00).contains(&hi) && self.eat("\\u") {
-                                let lo = self.hex4()?;
-                                0x10000 + ((hi - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF)
-                            } else {
-                                hi
-                            };
-                            out.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
-                        }
-                        _ => return self.err("bad escape"),
-                    }
-                }
-            }
-        }
-    }
+}
+
+/// `value` as one line of JSON (no line end) in the records' form.
+pub fn to_line<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_json::Error> {
+    let mut out = Vec::new();
+    value.serialize(&mut serde_json::Serializer::with_formatter(&mut out, RecordFormatter))?;
+    Ok(String::from_utf8(out).expect("serde_json writes UTF-8"))
 }
 
 #[cfg(test)]
@@ -265,31 +67,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn round_trip_strings() {
-        for s in ["", "plain", "quote \" back \\ slash", "tab\tnl\ncr\r", "\u{1}\u{1f}", "é€😀", "\u{2028}"] {
-            let lit = str_lit(s);
-            assert!(!lit.contains('\n'));
-            assert_eq!(parse(&lit).unwrap(), Json::Str(s.to_string()), "{lit}");
+    fn strings_as_before() {
+        for (s, want) in [
+            ("", r#""""#),
+            ("plain é€😀", r#""plain é€😀""#),
+            ("quote \" back \\ slash /", r#""quote \" back \\ slash /""#),
+            ("tab\tnl\ncr\r", r#""tab\tnl\ncr\r""#),
+            ("\u{1}\u{8}\u{c}\u{1f}\u{7f}", "\"\\u0001\\u0008\\u000c\\u001f\u{7f}\""),
+            ("a\u{2028}b\u{2029}\u{2028}", r#""a\u2028b\u2029\u2028""#),
+        ] {
+            let lit = to_line(s).unwrap();
+            assert_eq!(lit, want, "{s:?}");
+            assert_eq!(serde_json::from_str::<String>(&lit).unwrap(), s);
         }
-        assert_eq!(parse(r#""\ud83d\ude00""#).unwrap(), Json::Str("😀".into()));
-    }
-
-    #[test]
-    fn parse_documents() {
-        let v = parse(r#" {"a": [1, 2.5, -3e2, null, true, false], "b": {"c": "d"}} "#).unwrap();
-        assert_eq!(v.get("a").unwrap().as_arr().unwrap().len(), 6);
-        assert_eq!(v.get("a").unwrap().as_arr().unwrap()[2], Json::Num(-300.0));
-        assert_eq!(v.get("b").unwrap().get("c").unwrap().as_str(), Some("d"));
-        for bad in ["", "{", "[1,]", "{\"a\" 1}", "\"abc", "tru", "[1] x", "{\"a\":1,}", "\"\u{1}\""] {
-            assert!(parse(bad).is_err(), "{bad:?}");
-        }
+        assert_eq!(serde_json::from_str::<String>(r#""\ud83d\ude00""#).unwrap(), "😀");
     }
 
     #[test]
     fn numbers() {
-        assert_eq!(num(3.0), "3");
-        assert_eq!(num(0.25), "0.25");
-        assert_eq!(num(f64::NAN), "null");
-        assert_eq!(str_array(&["a", "b\""]), r#"["a","b\""]"#);
+        assert_eq!(
+            to_line(&[3.0, 0.25, -0.0, f64::NAN, 1.0 / 3.0, 1e20]).unwrap(),
+            "[3,0.25,0,null,0.3333333333333333,100000000000000000000]"
+        );
+        assert_eq!(to_line(&["a", "b\""]).unwrap(), r#"["a","b\""]"#);
     }
 }

@@ -41,7 +41,7 @@ pub mod tc;
 pub mod text;
 pub mod tournament;
 
-pub use config::{parse_args, Config, USAGE};
+pub use config::{help, parse_args, Config, ConfigError, MatchArgs};
 pub use record::{read_records, GameRecord};
 pub use runner::{RunError, Summary};
 
@@ -61,8 +61,13 @@ pub fn main_with_args(args: &[String]) -> i32 {
     let cfg = match config::parse_args(args) {
         Ok(Some(c)) => c,
         Ok(None) => {
-            print!("{USAGE}");
+            print!("{}", help());
             return 0;
+        }
+        // clap's message ends with where to find the help.
+        Err(e @ ConfigError::Cli(_)) => {
+            eprintln!("error: {e}");
+            return 2;
         }
         Err(e) => {
             eprintln!("error: {e}");
@@ -98,7 +103,7 @@ pub fn verify_records(path: &std::path::Path) -> Result<usize, String> {
             Ok(())
         }
     }
-    let recs = read_records(path)?;
+    let recs = read_records(path).map_err(|e| e.to_string())?;
     for r in &recs {
         games::with_variant(&r.variant, V(std::slice::from_ref(r)))
             .ok_or_else(|| format!("unknown variant `{}`", r.variant))??;

@@ -2,16 +2,17 @@
 //! game by game; read back for `--resume` and checked by replaying the turns.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tetrarch_core::turns::{parse_turn, play_turn};
 
 use crate::games::GameInfo;
-use crate::json::{self, num, str_array, str_lit, Json};
 use crate::openings::Opening;
 
 /// How a game's result was decided.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Decided {
     /// By the game's rules (`outcome`, `history_outcome`).
     Rules,
@@ -30,21 +31,15 @@ impl Decided {
             Decided::Forfeit => "forfeit",
         }
     }
-    fn from_word(w: &str) -> Option<Decided> {
-        match w {
-            "rules" => Some(Decided::Rules),
-            "adjudication" => Some(Decided::Adjudication),
-            "forfeit" => Some(Decided::Forfeit),
-            _ => None,
-        }
-    }
 }
 
-/// One finished game.
-#[derive(Clone, Debug, PartialEq)]
+/// One finished game: one line of the records file. The fields are in the
+/// order of the file's keys (docs/match.md, "Records").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// The match's fingerprint (variant, seed, engines, openings): `--resume`
     /// only continues the same match.
+    #[serde(rename = "match")]
     pub match_id: String,
     /// Game number in the match (0-based; the schedule is a function of it).
     pub game: u64,
@@ -62,12 +57,6 @@ pub struct GameRecord {
     pub seats: Vec<String>,
     /// Engine index (command-line order) per seat.
     pub seat_engines: Vec<usize>,
-    /// Every turn token from the start, the opening's included.
-    pub turns: Vec<String>,
-    /// Time of each game turn (after the opening), ms.
-    pub times_ms: Vec<u64>,
-    /// Last `info` score of each game turn, cp from the mover's side.
-    pub scores: Vec<Option<i32>>,
     /// `win 1 3`, `draw`, or in free-for-all `ranks 1 3 2 4` (rank per seat).
     pub result: String,
     /// The rule's reason word or the runner's reason.
@@ -76,102 +65,99 @@ pub struct GameRecord {
     pub decided: Decided,
     /// The seat (0-based; 1-based `p` number in the file) that forfeited or
     /// was resigned for, if any.
+    #[serde(default, serialize_with = "culprit_out", deserialize_with = "culprit_in")]
     pub culprit: Option<usize>,
     /// Points per seat: 1 win, ½ draw, 0 loss; free-for-all
     /// `(n - mean position) / (n - 1)`.
     pub points: Vec<f64>,
     /// Rank per seat (1 best; shared ranks for shared places).
     pub ranks: Vec<u32>,
+    /// Every turn token from the start, the opening's included.
+    pub turns: Vec<String>,
+    /// Time of each game turn (after the opening), ms.
+    pub times_ms: Vec<u64>,
+    /// Last `info` score of each game turn, cp from the mover's side.
+    pub scores: Vec<Option<i32>>,
     /// Seconds since 1970 when the game started.
     pub started: u64,
     /// Wall time of the game, ms.
     pub duration_ms: u64,
 }
 
+fn culprit_out<S: Serializer>(c: &Option<usize>, s: S) -> Result<S::Ok, S::Error> {
+    c.map(|c| c as u64 + 1).serialize(s)
+}
+
+fn culprit_in<'de, D: Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
+    match Option::<u64>::deserialize(d)? {
+        None => Ok(None),
+        Some(0) => Err(serde::de::Error::custom("bad `culprit`: seats are numbered from 1")),
+        Some(c) => usize::try_from(c - 1).map(Some).map_err(|_| serde::de::Error::custom("bad `culprit`")),
+    }
+}
+
+/// Why a line is not a record.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// Not JSON, or not the record's fields and types.
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    /// `seats`, `seat_engines`, `points` and `ranks` differ in length (or
+    /// fewer than two seats).
+    #[error("per-seat arrays of different lengths")]
+    SeatArrays,
+    /// `opening_turns` is more than the turns.
+    #[error("opening_turns is more than the turns")]
+    OpeningTurns,
+}
+
+/// Why a records file cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordsError {
+    /// The file cannot be read.
+    #[error("cannot read records {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file cannot be opened for appending, or repaired.
+    #[error("cannot open records {}: {source}", path.display())]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A complete line that is not a record.
+    #[error("{}line {line}: {source}", path.as_ref().map(|p| format!("records {} ", p.display())).unwrap_or_default())]
+    Line {
+        /// The file, when read from one.
+        path: Option<PathBuf>,
+        /// 1-based line number.
+        line: usize,
+        /// Why.
+        source: RecordError,
+    },
+}
+
 impl GameRecord {
-    /// The record as one JSON line (no line end).
+    /// The record as one JSON line (no line end), as the records file has it.
     pub fn to_json(&self) -> String {
-        let scores: Vec<String> = self.scores.iter().map(|s| s.map_or("null".into(), |v| v.to_string())).collect();
-        let times: Vec<String> = self.times_ms.iter().map(|t| t.to_string()).collect();
-        let points: Vec<String> = self.points.iter().map(|p| num(*p)).collect();
-        let ranks: Vec<String> = self.ranks.iter().map(|r| r.to_string()).collect();
-        let se: Vec<String> = self.seat_engines.iter().map(|r| r.to_string()).collect();
-        format!(
-            "{{\"match\":{},\"game\":{},\"opening_index\":{},\"round\":{},\"variant\":{},\"start\":{},\"opening_turns\":{},\
-             \"seats\":{},\"seat_engines\":[{}],\"result\":{},\"reason\":{},\"decided\":{},\"culprit\":{},\"points\":[{}],\"ranks\":[{}],\
-             \"turns\":{},\"times_ms\":[{}],\"scores\":[{}],\"started\":{},\"duration_ms\":{}}}",
-            str_lit(&self.match_id),
-            self.game,
-            self.opening_index,
-            self.round,
-            str_lit(&self.variant),
-            str_lit(&self.start),
-            self.opening_turns,
-            str_array(&self.seats),
-            se.join(","),
-            str_lit(&self.result),
-            str_lit(&self.reason),
-            str_lit(self.decided.word()),
-            self.culprit.map_or("null".to_string(), |s| (s + 1).to_string()),
-            points.join(","),
-            ranks.join(","),
-            str_array(&self.turns),
-            times.join(","),
-            scores.join(","),
-            self.started,
-            self.duration_ms
-        )
+        crate::json::to_line(self).expect("a record serializes")
     }
 
-    /// Reads a record from its JSON object.
-    pub fn from_json(v: &Json) -> Result<GameRecord, String> {
-        let s = |k: &str| v.get(k).and_then(Json::as_str).map(String::from).ok_or_else(|| format!("missing string `{k}`"));
-        let n = |k: &str| v.get(k).and_then(Json::as_u64).ok_or_else(|| format!("missing number `{k}`"));
-        let arr = |k: &str| v.get(k).and_then(Json::as_arr).ok_or_else(|| format!("missing array `{k}`"));
-        let strs = |k: &str| -> Result<Vec<String>, String> {
-            arr(k)?.iter().map(|x| x.as_str().map(String::from).ok_or_else(|| format!("`{k}`: not a string"))).collect()
-        };
-        let nums = |k: &str| -> Result<Vec<u64>, String> {
-            arr(k)?.iter().map(|x| x.as_u64().ok_or_else(|| format!("`{k}`: not a count"))).collect()
-        };
-        let rec = GameRecord {
-            match_id: s("match")?,
-            game: n("game")?,
-            opening_index: n("opening_index")?,
-            round: n("round")? as u32,
-            variant: s("variant")?,
-            start: s("start")?,
-            opening_turns: n("opening_turns")? as usize,
-            seats: strs("seats")?,
-            seat_engines: nums("seat_engines")?.into_iter().map(|x| x as usize).collect(),
-            turns: strs("turns")?,
-            times_ms: nums("times_ms")?,
-            scores: arr("scores")?
-                .iter()
-                .map(|x| match x {
-                    Json::Null => Ok(None),
-                    Json::Num(f) if f.fract() == 0.0 => Ok(Some(*f as i32)),
-                    _ => Err("`scores`: not a number or null".to_string()),
-                })
-                .collect::<Result<_, _>>()?,
-            result: s("result")?,
-            reason: s("reason")?,
-            decided: Decided::from_word(&s("decided")?).ok_or("bad `decided`")?,
-            culprit: match v.get("culprit") {
-                None | Some(Json::Null) => None,
-                Some(x) => Some(x.as_u64().filter(|&c| c >= 1).ok_or("bad `culprit`")? as usize - 1),
-            },
-            points: arr("points")?.iter().map(|x| x.as_f64().ok_or("`points`: not a number")).collect::<Result<_, _>>()?,
-            ranks: nums("ranks")?.into_iter().map(|x| x as u32).collect(),
-            started: n("started")?,
-            duration_ms: n("duration_ms")?,
-        };
+    /// Reads a record from one JSON line and checks that its per-seat arrays
+    /// agree.
+    pub fn from_json(line: &str) -> Result<GameRecord, RecordError> {
+        let rec: GameRecord = serde_json::from_str(line)?;
         let seats = rec.seats.len();
         if seats < 2 || rec.seat_engines.len() != seats || rec.points.len() != seats || rec.ranks.len() != seats {
-            return Err("per-seat arrays of different lengths".into());
+            return Err(RecordError::SeatArrays);
         }
         if rec.opening_turns > rec.turns.len() {
-            return Err("opening_turns is more than the turns".into());
+            return Err(RecordError::OpeningTurns);
         }
         Ok(rec)
     }
@@ -203,14 +189,17 @@ impl GameRecord {
 
 /// Reads a records file. A last line without its line end (a write that
 /// was interrupted) is ignored; any other bad line is an error.
-pub fn read_records(path: &Path) -> Result<Vec<GameRecord>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read records {}: {e}", path.display()))?;
-    parse_records(&text).map_err(|e| format!("records {} {e}", path.display()))
+pub fn read_records(path: &Path) -> Result<Vec<GameRecord>, RecordsError> {
+    let text = std::fs::read_to_string(path).map_err(|source| RecordsError::Read { path: path.to_path_buf(), source })?;
+    parse_records(&text).map_err(|e| match e {
+        RecordsError::Line { line, source, .. } => RecordsError::Line { path: Some(path.to_path_buf()), line, source },
+        e => e,
+    })
 }
 
 /// The records of a records file's text (see [`read_records`]); an error
 /// names the line.
-pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
+pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, RecordsError> {
     let complete = text.ends_with('\n');
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
@@ -218,11 +207,10 @@ pub fn parse_records(text: &str) -> Result<Vec<GameRecord>, String> {
         if line.trim().is_empty() {
             continue;
         }
-        let r = json::parse(line).and_then(|v| GameRecord::from_json(&v));
-        match r {
+        match GameRecord::from_json(line) {
             Ok(r) => out.push(r),
             Err(_) if i + 1 == lines.len() && !complete => {}
-            Err(e) => return Err(format!("line {}: {e}", i + 1)),
+            Err(source) => return Err(RecordsError::Line { path: None, line: i + 1, source }),
         }
     }
     Ok(out)
@@ -236,16 +224,13 @@ pub struct RecordWriter {
 impl RecordWriter {
     /// Opens (creates) `path` for appending. A last line without its end (a
     /// write that was interrupted) is cut off first.
-    pub fn open(path: &Path) -> Result<RecordWriter, String> {
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| format!("cannot open records {}: {e}", path.display()))?;
+    pub fn open(path: &Path) -> Result<RecordWriter, RecordsError> {
+        let open = |source| RecordsError::Open { path: path.to_path_buf(), source };
+        let file = std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(open)?;
         let text = std::fs::read(path).unwrap_or_default();
         if !text.is_empty() && !text.ends_with(b"\n") {
             let cut = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            file.set_len(cut as u64).map_err(|e| format!("cannot repair records {}: {e}", path.display()))?;
+            file.set_len(cut as u64).map_err(open)?;
         }
         Ok(RecordWriter { file })
     }
@@ -305,7 +290,7 @@ mod tests {
         r.times_ms = vec![12];
         r.scores = vec![Some(-5)];
         let line = r.to_json();
-        let back = GameRecord::from_json(&json::parse(&line).unwrap()).unwrap();
+        let back = GameRecord::from_json(&line).unwrap();
         assert_eq!(back, r);
         // `0000` is not legal for the second seat at the start.
         assert!(back.verify::<FourChess>(&opts).is_err());
@@ -314,6 +299,36 @@ mod tests {
         ok.verify::<FourChess>(&opts).unwrap();
         ok.decided = Decided::Rules;
         assert!(ok.verify::<FourChess>(&opts).is_err());
+    }
+
+    /// The bytes the hand-written writer before serde wrote for this record
+    /// (docs/match.md pins the keys' order and the numbers' form).
+    #[test]
+    fn same_bytes_as_before() {
+        let mut r = sample();
+        r.seats[2] = "a\u{2028}".into();
+        r.points = vec![1.0, 0.5, 0.0, 1.0 / 3.0];
+        r.scores = vec![Some(-5), None];
+        let line = r#"{"match":"m \"1\"","game":3,"opening_index":1,"round":1,"variant":"fourchess","start":"startpos","opening_turns":0,"seats":["a","b\\","a\u2028","b\\"],"seat_engines":[0,1,0,1],"result":"draw","reason":"turn cap","decided":"adjudication","culprit":3,"points":[1,0.5,0,0.3333333333333333],"ranks":[1,1,1,1],"turns":[],"times_ms":[],"scores":[-5,null],"started":1700000000,"duration_ms":1234}"#;
+        assert_eq!(r.to_json(), line);
+        assert_eq!(GameRecord::from_json(line).unwrap(), r);
+        // `culprit` may be left out; unknown keys are skipped.
+        let loose = line.replace(r#""culprit":3,"#, r#""extra":[1,{"a":null}],"#);
+        assert_eq!(GameRecord::from_json(&loose).unwrap().culprit, None);
+        for (bad, want) in [
+            (line.replace(r#""culprit":3"#, r#""culprit":0"#), "culprit"),
+            (line.replace(r#""game":3,"#, ""), "missing field `game`"),
+            (line.replace(r#""game":3"#, r#""game":-3"#), "invalid value"),
+            (line.replace(r#""decided":"adjudication""#, r#""decided":"luck""#), "unknown variant `luck`"),
+        ] {
+            let e = GameRecord::from_json(&bad).unwrap_err();
+            assert!(matches!(e, RecordError::Json(_)) && e.to_string().contains(want), "{bad}: {e}");
+        }
+        let short = line.replace(r#""ranks":[1,1,1,1]"#, r#""ranks":[1,1,1]"#);
+        assert!(matches!(GameRecord::from_json(&short), Err(RecordError::SeatArrays)));
+        let e = parse_records(&format!("{line}\n\n{short}\n")).unwrap_err();
+        assert!(matches!(e, RecordsError::Line { line: 3, source: RecordError::SeatArrays, .. }), "{e}");
+        assert_eq!(e.to_string(), "line 3: per-seat arrays of different lengths");
     }
 
     #[test]

@@ -201,7 +201,7 @@ pub fn build(files: &[PathBuf], sprt: Option<Sprt>) -> Result<Report, ReportErro
     let mut conflicts = Vec::new();
     let mut first: Option<(String, usize, u64)> = None;
     for (i, path) in files.iter().enumerate() {
-        for r in read_records(path).map_err(ReportError::Records)? {
+        for r in read_records(path).map_err(|e| ReportError::Records(e.to_string()))? {
             records += 1;
             match &first {
                 None => first = Some((r.match_id.clone(), i, r.game)),

@@ -518,7 +518,7 @@ fn run_match<G: GameInfo>(cfg: Config, variant: &'static str) -> Result<Summary,
     let mut earlier: Vec<GameRecord> = Vec::new();
     if let Some(path) = &cfg.records {
         if cfg.resume && path.exists() {
-            earlier = read_records(path).map_err(usage)?;
+            earlier = read_records(path).map_err(|e| usage(e.to_string()))?;
             // A file of the runner before the fingerprint named limits and
             // options goes on under its own fingerprint.
             let legacy = crate::identity::legacy_fingerprint(&cfg, variant);
@@ -578,7 +578,7 @@ fn run_match<G: GameInfo>(cfg: Config, variant: &'static str) -> Result<Summary,
     }
 
     let mut writer = match &cfg.records {
-        Some(p) => Some(RecordWriter::open(p).map_err(usage)?),
+        Some(p) => Some(RecordWriter::open(p).map_err(|e| usage(e.to_string()))?),
         None => None,
     };
     let seat_names: Vec<&str> = (0..seats).map(|s| start.seat_name(s)).collect();

@@ -128,14 +128,14 @@ pub enum SharedError {
         source: std::io::Error,
     },
     /// A complete line that is not a record.
-    #[error("{} line {line}: {msg}", path.display())]
+    #[error("{} line {line}: {source}", path.display())]
     BadLine {
         /// The file.
         path: PathBuf,
         /// 1-based line number.
         line: usize,
         /// Why.
-        msg: String,
+        source: crate::record::RecordError,
     },
     /// A record of another match.
     #[error("{} holds game {game} of another match ({difference}); give this match a folder of its own", path.display())]
@@ -248,11 +248,11 @@ impl SharedFolder {
             if text.trim().is_empty() {
                 continue;
             }
-            let rec = match crate::json::parse(&text).and_then(|v| GameRecord::from_json(&v)) {
+            let rec = match GameRecord::from_json(&text) {
                 Ok(r) => r,
-                Err(msg) => {
+                Err(source) => {
                     let line = lines + i + 1;
-                    result = result.and(Err(SharedError::BadLine { path: path.to_path_buf(), line, msg }));
+                    result = result.and(Err(SharedError::BadLine { path: path.to_path_buf(), line, source }));
                     if strict {
                         break;
                     }

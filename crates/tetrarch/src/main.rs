@@ -71,7 +71,10 @@ enum Command {
     /// Plays an engine-vs-engine match (`tetrarch match --help`, docs/match.md).
     #[command(disable_help_flag = true)]
     Match {
-        /// The match options (cutechess style), passed on unchanged.
+        /// The match options (cutechess style), passed on unchanged to
+        /// `tetrarch_match::main_with_args`, whose clap parser
+        /// (`tetrarch_match::MatchArgs`, shared with the `tetrarch-match`
+        /// binary) checks them and writes the help; `report` is its own.
         #[arg(num_args = 0.., trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
         args: Vec<String>,
     },
