@@ -1056,7 +1056,7 @@ pub fn fuzz_request(data: &[u8]) -> u16 {
     let req = match http::read_request(&mut std::io::Cursor::new(data)) {
         Ok(r) => r,
         Err((status, msg)) => {
-            assert!(matches!(status, 400 | 408 | 413 | 414 | 431) && !msg.is_empty());
+            assert!(matches!(status, 400 | 408 | 413 | 414 | 431 | 501) && !msg.is_empty());
             return status;
         }
     };
