@@ -2,9 +2,10 @@
 //! the variant chosen by name ([`crate::with_variant`]). The page never
 //! applies a rule itself: it asks for the legal actions and sends turns back.
 
+use crate::board_json::{board_json, BoardJson};
 use tetrarch_core::game::{action_string, turn_done, ActionList, Game, OptionKind, OptionSpec, Seat};
 use tetrarch_core::turns::{parse_turn, play_turn, turn_string};
-use tetrarch_core::view::{board_json, json_str};
+use tetrarch_core::view::json_str;
 use tetrarch_core::zobrist::splitmix64;
 
 use crate::options::check_value;
@@ -520,7 +521,16 @@ impl GameVisitor for SetupPlace<'_> {
             view.reserves.clear();
             view.notes.clear();
             j.push_str(",\"mode\":\"place\",\"board\":");
-            j.push_str(&view.to_json(pos.to_move(), pos.at_turn_start(), None, &[]));
+            j.push_str(
+                &BoardJson {
+                    view: view.clone(),
+                    to_move: pos.to_move(),
+                    turn_start: pos.at_turn_start(),
+                    result: None,
+                    winners: vec![],
+                }
+                .to_line(),
+            );
             j.push_str(",\"pieces\":[");
             for (i, (k, c)) in entries.iter().enumerate() {
                 let glyph = mine.iter().find(|m| &m.2 == k).map_or("", |m| m.3.as_str());
@@ -552,7 +562,16 @@ impl GameVisitor for SetupPlace<'_> {
         }
         let pick = choices.iter().any(|x| x.0 == own);
         j.push_str(if pick { ",\"mode\":\"pick\",\"board\":" } else { ",\"mode\":\"token\",\"board\":" });
-        j.push_str(&view.to_json(pos.to_move(), pos.at_turn_start(), None, &[]));
+        j.push_str(
+            &BoardJson {
+                view: view.clone(),
+                to_move: pos.to_move(),
+                turn_start: pos.at_turn_start(),
+                result: None,
+                winners: vec![],
+            }
+            .to_line(),
+        );
         j.push_str(",\"pieces\":[],\"cells\":[],\"choices\":[");
         if pick {
             for (i, (t, c, level, kind, glyph)) in choices.iter().enumerate() {
