@@ -2,6 +2,8 @@
 //! the variant chosen by name ([`crate::with_variant`]). The page never
 //! applies a rule itself: it asks for the legal actions and sends turns back.
 
+use serde::Serialize;
+
 use crate::board_json::{board_json, BoardJson};
 use tetrarch_core::game::{action_string, turn_done, ActionList, Game, OptionKind, OptionSpec, Seat};
 use tetrarch_core::turns::{parse_turn, play_turn, turn_string};
@@ -221,10 +223,27 @@ pub struct Snapshot<'a> {
     pub time_loss: Option<Seat>,
 }
 
+/// The position's fields of the GUI state (seats from 1).
+#[derive(Clone, Debug, Serialize)]
+pub struct Position {
+    /// The board description (`None`: the game has none).
+    pub board: Option<BoardJson>,
+    position: String,
+    start_position: String,
+    to_move: Seat,
+    over: bool,
+    result: Option<String>,
+    text: String,
+    /// The cells of the last turn.
+    last_cells: Vec<String>,
+    /// How many actions the search would consider (not every legal one).
+    legal_actions: usize,
+}
+
 /// What [`Snapshot`] finds.
 pub struct SnapshotOut {
-    /// JSON object fields (no braces).
-    pub json: String,
+    /// The position's fields of the state.
+    pub position: Position,
     /// The seat to move (0-based).
     pub to_move: Seat,
     /// Whether the game is over.
@@ -255,21 +274,7 @@ impl GameVisitor for Snapshot<'_> {
             g.search_actions(&mut list);
         }
         let over = outcome.is_some() || list.is_empty();
-        let mut j = String::new();
-        j.push_str("\"board\":");
-        j.push_str(&board_json(g, &r.history).unwrap_or_else(|| "null".into()));
-        j.push_str(",\"position\":");
-        json_str(&mut j, &g.position_string());
-        j.push_str(",\"start_position\":");
-        json_str(&mut j, &r.start.position_string());
-        j.push_str(&format!(",\"to_move\":{},\"over\":{over},\"result\":", g.to_move() + 1));
         let result = outcome.or_else(|| over.then(|| "none (no legal action)".to_string()));
-        match &result {
-            Some(s) => json_str(&mut j, s),
-            None => j.push_str("null"),
-        }
-        j.push_str(",\"text\":");
-        json_str(&mut j, &g.render());
         let mut cells = Vec::new();
         if let Some((before, acts)) = &r.last {
             let mut p = before.clone();
@@ -280,10 +285,18 @@ impl GameVisitor for Snapshot<'_> {
                 p.make(a);
             }
         }
-        j.push_str(",\"last_cells\":");
-        str_list(&mut j, &cells);
-        j.push_str(&format!(",\"legal_actions\":{}", list.len()));
-        Ok(SnapshotOut { json: j, to_move: g.to_move(), over, result })
+        let position = Position {
+            board: BoardJson::of(g, &r.history),
+            position: g.position_string(),
+            start_position: r.start.position_string(),
+            to_move: g.to_move() + 1,
+            over,
+            result: result.clone(),
+            text: g.render(),
+            last_cells: cells,
+            legal_actions: list.len(),
+        };
+        Ok(SnapshotOut { position, to_move: g.to_move(), over, result })
     }
 }
 
