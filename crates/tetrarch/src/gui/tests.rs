@@ -878,4 +878,3 @@ fn every_announced_variant_is_accepted_by_every_tool() {
         assert_eq!(tetrarch_core::fuzzing::every_game(t, ""), games, "{t:?}");
     }
 }
-
