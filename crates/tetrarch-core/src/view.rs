@@ -3,11 +3,12 @@
 //! stands on each cell (a list, bottom first, so stacks are covered).
 //!
 //! A game describes its board once in its `view` module
-//! ([`crate::game::Presentation::board_view`]); [`board_json`] turns it into the one
-//! line of JSON of the protocol's `query board` and of the `tetrarch gui`
-//! API (`docs/protocol.md`, "Board description"). Nothing here knows a rule.
+//! ([`crate::game::Presentation::board_view`]); the `tetrarch` crate's `board_json`
+//! turns it into the one line of JSON of the protocol's `query board` and
+//! of the `tetrarch gui` API (`docs/protocol.md`, "Board description").
+//! Nothing here knows a rule or JSON.
 
-use crate::game::{Game, GameResult, Seat};
+use crate::game::Seat;
 
 /// The outline of a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,16 +17,6 @@ pub enum Shape {
     Square,
     /// A pointy-top hexagon 1 wide (rows of a hex board are √3/2 apart).
     Hex,
-}
-
-impl Shape {
-    /// The word in the JSON.
-    pub fn word(self) -> &'static str {
-        match self {
-            Shape::Square => "square",
-            Shape::Hex => "hex",
-        }
-    }
 }
 
 /// One piece (or one layer of a stack).
@@ -108,165 +99,9 @@ pub struct BoardView {
     pub notes: Vec<String>,
 }
 
-/// Appends `s` as a JSON string literal.
-pub fn json_str(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
-fn json_num(out: &mut String, x: f32) {
-    let r = (x * 1000.0).round() / 1000.0;
-    let mut s = format!("{r:.3}");
-    while s.ends_with('0') {
-        s.pop();
-    }
-    if s.ends_with('.') {
-        s.pop();
-    }
-    if s == "-0" {
-        s = "0".into();
-    }
-    out.push_str(&s);
-}
-
-fn json_seat(out: &mut String, s: Option<Seat>) {
-    match s {
-        Some(s) => out.push_str(&(s + 1).to_string()),
-        None => out.push_str("null"),
-    }
-}
-
-fn json_pieces(out: &mut String, pieces: &[PieceView]) {
-    out.push('[');
-    for (i, p) in pieces.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str("{\"glyph\":");
-        json_str(out, &p.glyph);
-        out.push_str(",\"kind\":");
-        json_str(out, &p.kind);
-        out.push_str(",\"seat\":");
-        json_seat(out, p.seat);
-        out.push('}');
-    }
-    out.push(']');
-}
-
-impl BoardView {
-    /// The view as JSON, with the position facts a front end needs that the
-    /// game knows generically (`to_move`, `turn_start`, `result`): see
-    /// [`board_json`].
-    pub fn to_json(&self, to_move: Seat, turn_start: bool, result: Option<&str>, winners: &[Seat]) -> String {
-        let mut o = String::with_capacity(64 * self.cells.len() + 256);
-        o.push_str("{\"width\":");
-        json_num(&mut o, self.width);
-        o.push_str(",\"height\":");
-        json_num(&mut o, self.height);
-        o.push_str(",\"to_move\":");
-        json_seat(&mut o, Some(to_move));
-        o.push_str(",\"turn_start\":");
-        o.push_str(if turn_start { "true" } else { "false" });
-        o.push_str(",\"result\":");
-        match result {
-            Some(r) => json_str(&mut o, r),
-            None => o.push_str("null"),
-        }
-        o.push_str(",\"winners\":[");
-        for (i, s) in winners.iter().enumerate() {
-            if i > 0 {
-                o.push(',');
-            }
-            o.push_str(&(s + 1).to_string());
-        }
-        o.push_str("],\"seats\":[");
-        for (i, s) in self.seats.iter().enumerate() {
-            if i > 0 {
-                o.push(',');
-            }
-            o.push_str(&format!("{{\"seat\":{},\"name\":", i + 1));
-            json_str(&mut o, s.name);
-            o.push_str(",\"colour\":");
-            json_str(&mut o, s.colour);
-            o.push_str(",\"active\":");
-            o.push_str(if s.active { "true" } else { "false" });
-            o.push('}');
-        }
-        o.push_str("],\"cells\":[");
-        for (i, c) in self.cells.iter().enumerate() {
-            if i > 0 {
-                o.push(',');
-            }
-            o.push_str("{\"name\":");
-            json_str(&mut o, &c.name);
-            o.push_str(",\"x\":");
-            json_num(&mut o, c.x);
-            o.push_str(",\"y\":");
-            json_num(&mut o, c.y);
-            o.push_str(",\"shape\":\"");
-            o.push_str(c.shape.word());
-            o.push_str("\",\"class\":");
-            json_str(&mut o, c.class);
-            if !c.playable {
-                o.push_str(",\"playable\":false");
-            }
-            o.push_str(",\"pieces\":");
-            json_pieces(&mut o, &c.pieces);
-            o.push('}');
-        }
-        o.push_str("],\"reserves\":[");
-        for (i, r) in self.reserves.iter().enumerate() {
-            if i > 0 {
-                o.push(',');
-            }
-            o.push_str("{\"seat\":");
-            json_seat(&mut o, r.seat);
-            o.push_str(",\"label\":");
-            json_str(&mut o, r.label);
-            o.push_str(",\"pieces\":");
-            json_pieces(&mut o, &r.pieces);
-            o.push('}');
-        }
-        o.push_str("],\"notes\":[");
-        for (i, n) in self.notes.iter().enumerate() {
-            if i > 0 {
-                o.push(',');
-            }
-            json_str(&mut o, n);
-        }
-        o.push_str("]}");
-        o
-    }
-}
-
-/// The JSON board description of `g` (`query board`), given the keys of the
-/// earlier turn-start positions for the history rules; `None` when the game
-/// has no [`Presentation::board_view`].
-pub fn board_json<G: Game>(g: &G, history: &[u64]) -> Option<String> {
-    let view = g.board_view()?;
-    let outcome = g.outcome().or_else(|| g.history_outcome(history));
-    let result = outcome.map(|o| o.to_string());
-    let winners: Vec<Seat> = match outcome.map(|o| o.result) {
-        Some(GameResult::Win(w)) => w.iter().collect(),
-        _ => Vec::new(),
-    };
-    Some(view.to_json(g.to_move(), g.at_turn_start(), result.as_deref(), &winners))
-}
-
 /// The square names in an action token, in order: every lowercase letter
 /// followed by decimal digits (`e5xg7xe9` → `e5 g7 e9`, `b10a11q` →
-/// `b10 a11`). The default of [`Presentation::action_cells`].
+/// `b10 a11`). The default of [`crate::game::Presentation::action_cells`].
 pub fn token_cells(token: &str) -> Vec<String> {
     let b = token.as_bytes();
     let mut out = Vec::new();
@@ -299,16 +134,5 @@ mod tests {
         assert_eq!(token_cells("c3xd3"), ["c3", "d3"]);
         assert_eq!(token_cells("a8/2b8/1c8.c8^d8"), ["a8", "b8", "c8", "c8", "d8"]);
         assert_eq!(token_cells("0000"), Vec::<String>::new());
-    }
-
-    #[test]
-    fn json_escapes_and_numbers() {
-        let mut s = String::new();
-        json_str(&mut s, "a\"b\\c\n");
-        assert_eq!(s, r#""a\"b\\c\n""#);
-        let mut n = String::new();
-        json_num(&mut n, 0.8660254);
-        json_num(&mut n, 2.0);
-        assert_eq!(n, "0.8662");
     }
 }

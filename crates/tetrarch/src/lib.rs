@@ -23,6 +23,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod board_json;
 pub mod go;
 pub mod gui;
 pub mod job;

@@ -770,7 +770,7 @@ impl<G: Game> SessionOps for Session<G> {
             ["reason"] => out.line(format!("response {}", outcome().map_or("none", |o| o.reason))),
             ["turn"] => out.line(format!("response p{}", self.pos.to_move() + 1)),
             ["p1turn"] => out.line(format!("response {}", self.pos.to_move() == 0)),
-            ["board"] => match tetrarch_core::view::board_json(&self.pos, &self.history) {
+            ["board"] => match crate::board_json::board_json(&self.pos, &self.history) {
                 Some(json) => out.line(format!("response {json}")),
                 None => return Err(format!("query board: variant {} has no board description", self.variant)),
             },

@@ -1,6 +1,9 @@
-//! A tiny HTTP/1.1 server over `std::net`: one request per connection
-//! (`Connection: close`), bodies by `Content-Length` only. Enough for one
-//! person's browser on 127.0.0.1.
+//! A small HTTP/1.1 server over `std::net`: one request per connection
+//! (`Connection: close`), bodies by `Content-Length` only (a body sent
+//! otherwise is refused: `Transfer-Encoding` gets 501). Enough for one
+//! person's browser on 127.0.0.1. The head is parsed by `httparse`; reading
+//! it, the workers and the deadlines are this module's (no server crate
+//! bounds all three: docs/gui.md, "The HTTP server").
 //!
 //! Bounded whatever a client does (issue 26): a request line or header line
 //! is read up to [`MAX_LINE`] bytes and the head up to [`MAX_HEAD`] (then
@@ -86,10 +89,11 @@ impl Response {
     }
     /// A JSON error `{"error": …}`.
     pub fn error(status: u16, msg: &str) -> Self {
-        let mut s = String::from("{\"error\":");
-        tetrarch_core::view::json_str(&mut s, msg);
-        s.push('}');
-        Self::json(status, s)
+        #[derive(serde::Serialize)]
+        struct Error<'a> {
+            error: &'a str,
+        }
+        Self::json(status, serde_json::to_string(&Error { error: msg }).expect("a string serialises"))
     }
     /// A static file.
     pub fn file(content_type: &'static str, body: &'static str) -> Self {
@@ -110,6 +114,7 @@ fn reason(status: u16) -> &'static str {
         414 => "URI Too Long",
         431 => "Request Header Fields Too Large",
         500 => "Internal Server Error",
+        501 => "Not Implemented",
         503 => "Service Unavailable",
         _ => "Error",
     }
@@ -164,16 +169,17 @@ fn read_line_max(r: &mut impl BufRead, line: &mut Vec<u8>, max: usize) -> std::i
     Ok(line.len() <= max)
 }
 
-/// Reads one request (from a socket, or bytes in tests and fuzzing); `Err`
-/// with a status and message for a bad one. Never holds more than
-/// [`MAX_HEAD`] + [`MAX_BODY`] bytes of it, whatever the input.
-pub fn read_request<R: Read>(stream: &mut R) -> Result<Request, (u16, String)> {
-    let mut r = BufReader::new(stream);
+/// Reads the request head (request line and headers, blank lines before
+/// the request line skipped) up to and including the blank line that ends
+/// it, limited while it is read: a line over [`MAX_LINE`] bytes is 414 (the
+/// request line) or 431, a head over [`MAX_HEAD`] bytes 431, and nothing
+/// past the limit is read.
+fn read_head(r: &mut impl BufRead) -> Result<Vec<u8>, (u16, String)> {
     let mut head = Vec::new();
     let mut line = Vec::new();
     loop {
         let first = head.is_empty();
-        let fits = read_line_max(&mut r, &mut line, MAX_LINE).map_err(|e| io_status("read", e))?;
+        let fits = read_line_max(r, &mut line, MAX_LINE).map_err(|e| io_status("read", e))?;
         if !fits {
             return Err(if first {
                 (414, format!("request line longer than {MAX_LINE} bytes"))
@@ -184,49 +190,85 @@ pub fn read_request<R: Read>(stream: &mut R) -> Result<Request, (u16, String)> {
         if line.is_empty() {
             return Err((400, "connection closed".into()));
         }
-        if line == b"\r\n" || line == b"\n" {
-            if first {
-                continue; // blank lines before the request line (RFC 9112 §2.2)
-            }
-            break;
+        let blank = line == b"\r\n" || line == b"\n";
+        if blank && first {
+            continue; // blank lines before the request line (RFC 9112 §2.2)
         }
         head.extend_from_slice(&line);
+        if blank {
+            return Ok(head);
+        }
         if head.len() > MAX_HEAD {
             return Err((431, format!("request head longer than {MAX_HEAD} bytes")));
         }
     }
-    let head = String::from_utf8_lossy(&head).into_owned();
-    let mut lines = head.lines();
-    let first = lines.next().unwrap_or("");
-    let mut parts = first.split(' ');
-    let method = parts.next().unwrap_or("").to_string();
-    let target = parts.next().unwrap_or("").to_string();
+}
+
+/// Most header fields a request may have (a browser sends about 15).
+pub const MAX_HEADERS: usize = 64;
+
+/// The parts of a request head that [`read_request`] needs.
+struct Head {
+    method: String,
+    target: String,
+    headers: Vec<(String, String)>,
+    /// `Content-Length` (0 without one).
+    len: usize,
+    /// Whether the body is a form (`application/x-www-form-urlencoded`, `text/plain`).
+    form: bool,
+}
+
+/// Parses a whole head (as [`read_head`] returns it) with `httparse`.
+fn parse_head(head: &[u8]) -> Result<Head, (u16, String)> {
+    let mut fields = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let mut req = httparse::Request::new(&mut fields);
+    match req.parse(head) {
+        Ok(httparse::Status::Complete(_)) => {}
+        Ok(httparse::Status::Partial) => return Err((400, "bad request line".into())),
+        Err(httparse::Error::TooManyHeaders) => return Err((431, format!("more than {MAX_HEADERS} header fields"))),
+        Err(e) => return Err((400, format!("bad request: {e}"))),
+    }
+    let method = req.method.unwrap_or("").to_string();
+    let target = req.path.unwrap_or("").to_string();
     if method.is_empty() || !target.starts_with('/') {
         return Err((400, "bad request line".into()));
     }
-    let mut len = 0usize;
+    let mut len = None;
     let mut form = false;
-    let mut headers = Vec::new();
-    for l in lines {
-        if let Some((k, v)) = l.split_once(':') {
-            let (k, v) = (k.trim().to_ascii_lowercase(), v.trim());
-            headers.push((k.clone(), v.to_string()));
-            if k == "content-length" {
-                len = v.parse().map_err(|_| (400, "bad Content-Length".to_string()))?;
-            } else if k == "content-type" {
-                form = v.starts_with("application/x-www-form-urlencoded") || v.starts_with("text/plain");
+    let mut headers = Vec::with_capacity(req.headers.len());
+    for h in req.headers.iter() {
+        let (k, v) = (h.name.to_ascii_lowercase(), String::from_utf8_lossy(h.value).trim().to_string());
+        if k == "content-length" {
+            let n: usize = v.parse().map_err(|_| (400, "bad Content-Length".to_string()))?;
+            if len.is_some_and(|l| l != n) {
+                return Err((400, "two different Content-Length headers".into()));
             }
+            len = Some(n);
+        } else if k == "transfer-encoding" {
+            return Err((501, "Transfer-Encoding is not supported: send the body with a Content-Length".into()));
+        } else if k == "content-type" {
+            form = v.starts_with("application/x-www-form-urlencoded") || v.starts_with("text/plain");
         }
+        headers.push((k, v));
     }
-    if len > MAX_BODY {
+    Ok(Head { method, target, headers, len: len.unwrap_or(0), form })
+}
+
+/// Reads one request (from a socket, or bytes in tests and fuzzing); `Err`
+/// with a status and message for a bad one. Never holds more than
+/// [`MAX_HEAD`] + [`MAX_BODY`] bytes of it, whatever the input.
+pub fn read_request<R: Read>(stream: &mut R) -> Result<Request, (u16, String)> {
+    let mut r = BufReader::new(stream);
+    let head = parse_head(&read_head(&mut r)?)?;
+    if head.len > MAX_BODY {
         return Err((413, "request body too large".into()));
     }
-    let mut body = vec![0; len];
+    let mut body = vec![0; head.len];
     r.read_exact(&mut body).map_err(|e| io_status("read body", e))?;
-    let (path, query) = target.split_once('?').unwrap_or((&target, ""));
-    let mut req = Request { method, path: url_decode(path), params: Vec::new(), headers };
+    let (path, query) = head.target.split_once('?').unwrap_or((&head.target, ""));
+    let mut req = Request { method: head.method, path: url_decode(path), params: Vec::new(), headers: head.headers };
     parse_params(query, &mut req.params);
-    if form || len > 0 {
+    if head.form || head.len > 0 {
         parse_params(&String::from_utf8_lossy(&body), &mut req.params);
     }
     Ok(req)

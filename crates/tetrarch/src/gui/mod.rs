@@ -14,17 +14,20 @@ use std::net::TcpListener;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use tetrarch_core::view::json_str;
+use serde::{Serialize, Serializer};
 
-/// Writes `items` as JSON strings separated by commas (the brackets are the
-/// caller's).
-fn json_str_items<S: AsRef<str>>(j: &mut String, items: impl Iterator<Item = S>) {
-    for (i, s) in items.enumerate() {
-        if i > 0 {
-            j.push(',');
-        }
-        json_str(j, s.as_ref());
+/// Pairs of strings as a JSON object, in order.
+struct StrMap<'a>(Vec<(&'a str, &'a str)>);
+
+impl Serialize for StrMap<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().copied())
     }
+}
+
+/// `v` as one line of JSON.
+fn to_json<T: Serialize>(v: &T) -> String {
+    serde_json::to_string(v).expect("the GUI's JSON serialises")
 }
 
 use crate::options::{check_value, default_strategy, strategies, Settings, STRATEGIES};
@@ -101,8 +104,8 @@ impl Clock {
     }
 }
 
-/// The last search report.
-#[derive(Clone, Debug, Default)]
+/// The last search report (as the state's `thinking.info`).
+#[derive(Clone, Debug, Default, Serialize)]
 struct Thinking {
     depth: String,
     score: String,
@@ -139,16 +142,6 @@ impl Thinking {
             i += 1;
         }
         Some(t)
-    }
-    fn json(&self) -> String {
-        str_object([
-            ("depth", self.depth.as_str()),
-            ("score", &self.score),
-            ("nodes", &self.nodes),
-            ("nps", &self.nps),
-            ("time", &self.time),
-            ("pv", &self.pv),
-        ])
     }
 }
 
@@ -204,19 +197,137 @@ struct Gui {
     snap: Option<rules::SnapshotOut>,
 }
 
-/// A JSON object of string values, in order.
-fn str_object<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
-    let mut j = String::from("{");
-    for (i, (k, v)) in pairs.into_iter().enumerate() {
-        if i > 0 {
-            j.push(',');
+/// `/api/state`: the game, the position and the engine, as the page reads
+/// them (docs/gui.md, "HTTP API").
+#[derive(Serialize)]
+struct StateOut<'a> {
+    game: u64,
+    version: u64,
+    variant: &'a str,
+    start: String,
+    seat_names: &'a [&'static str],
+    players: Vec<String>,
+    turns: &'a [String],
+    paused: bool,
+    has_record: bool,
+    has_setup: bool,
+    options: StrMap<'a>,
+    clock: Option<ClockOut>,
+    /// `board`, `position`, … ([`rules::Position`]), or `"board":null`.
+    #[serde(flatten)]
+    position: PositionOut<'a>,
+    thinking: Option<ThinkingOut<'a>>,
+    message: &'a str,
+    log_start: usize,
+    log: &'a [String],
+}
+
+/// The position's fields of the state.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum PositionOut<'a> {
+    Known(&'a rules::Position),
+    Unknown { board: () },
+}
+
+/// The engine's search in the state: running (for a seat, or an analysis),
+/// or done.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ThinkingOut<'a> {
+    Running { seat: Option<usize>, analysis: bool, info: Option<&'a Thinking> },
+    Done { seat: Option<usize>, done: bool, info: &'a Thinking },
+}
+
+/// The clocks in the state (seats from 1).
+#[derive(Serialize)]
+struct ClockOut {
+    base_ms: u64,
+    inc_ms: u64,
+    left: Vec<i64>,
+    running: Option<usize>,
+    flagged: Option<usize>,
+}
+
+/// `/api/record.jsonl`: one line like the match runner's records.
+#[derive(Serialize)]
+struct RecordOut<'a> {
+    game: u64,
+    variant: &'a str,
+    start: String,
+    seats: Vec<String>,
+    turns: &'a [String],
+    times_ms: &'a [Option<u64>],
+    scores: Vec<Option<i64>>,
+    result: String,
+    reason: String,
+    decided: Option<&'static str>,
+    culprit: Option<usize>,
+    options: StrMap<'a>,
+    clock: Option<String>,
+    started: u64,
+    duration_ms: u64,
+}
+
+/// One variant of `/api/variants`.
+#[derive(Serialize)]
+struct VariantOut {
+    name: &'static str,
+    seats: usize,
+    setup: bool,
+    board: bool,
+    record: bool,
+    seat_names: Vec<&'static str>,
+    options: Vec<OptionOut>,
+}
+
+/// One option of `/api/variants` (`min`, `max` for a spin, `vars` for a combo).
+#[derive(Serialize)]
+struct OptionOut {
+    name: &'static str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    default: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    min: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vars: Option<&'static [&'static str]>,
+    engine: bool,
+}
+
+impl OptionOut {
+    fn new(name: &'static str, kind: &OptionKind, engine: bool) -> Self {
+        let o = |kind, default: String| OptionOut { name, kind, default, min: None, max: None, vars: None, engine };
+        match *kind {
+            OptionKind::Check(d) => o("check", d.to_string()),
+            OptionKind::Spin { default, min, max } => {
+                OptionOut { min: Some(min), max: Some(max), ..o("spin", default.to_string()) }
+            }
+            OptionKind::Combo(vals) => {
+                OptionOut { vars: Some(vals), ..o("combo", vals.first().copied().unwrap_or("").to_string()) }
+            }
         }
-        json_str(&mut j, k);
-        j.push(':');
-        json_str(&mut j, v);
     }
-    j.push('}');
-    j
+}
+
+/// `/api/variants`: every variant with its seats and options.
+fn variants_json() -> String {
+    #[derive(Serialize)]
+    struct Variants {
+        variants: Vec<VariantOut>,
+    }
+    let variants = variants()
+        .into_iter()
+        .map(|v| {
+            let f = with_variant(v, FactsOf).expect("known");
+            let strategy = f.ffa.then(|| OptionOut::new("Strategy", &OptionKind::Combo(strategies(v)), true));
+            let options = f.options.iter().map(|o| OptionOut::new(o.name, &o.kind, false)).chain(strategy).collect();
+            VariantOut { name: v, seats: f.seats, setup: f.setup, board: f.board, record: f.record, seat_names: f.names, options }
+        })
+        .collect();
+    to_json(&Variants { variants })
 }
 
 fn now_secs(t: SystemTime) -> u64 {
@@ -517,103 +628,63 @@ impl Gui {
         }
     }
 
-    /// The clocks as JSON (`null` without a clock).
-    fn clock_json(&self) -> String {
-        let Some(c) = self.clock else { return "null".into() };
-        let left: Vec<String> = (0..self.facts.seats).map(|s| self.clock_left(s).max(0).to_string()).collect();
+    /// The clocks (`None` without a clock).
+    fn clock_out(&self) -> Option<ClockOut> {
+        let c = self.clock?;
         let running = match (self.clock_since, self.mover()) {
-            (Some(_), Some(m)) => (m + 1).to_string(),
-            _ => "null".into(),
+            (Some(_), Some(m)) => Some(m + 1),
+            _ => None,
         };
-        format!(
-            "{{\"base_ms\":{},\"inc_ms\":{},\"left\":[{}],\"running\":{running},\"flagged\":{}}}",
-            c.base_ms,
-            c.inc_ms,
-            left.join(","),
-            self.time_loss.map_or("null".into(), |s| (s + 1).to_string())
-        )
+        Some(ClockOut {
+            base_ms: c.base_ms,
+            inc_ms: c.inc_ms,
+            left: (0..self.facts.seats).map(|s| self.clock_left(s).max(0)).collect(),
+            running,
+            flagged: self.time_loss.map(|s| s + 1),
+        })
     }
 
     /// The rule options (and the engine's `Strategy`) as a JSON object.
-    fn options_json(&self) -> String {
+    fn options_out(&self) -> StrMap<'_> {
         let strategy = self.strategy.map(|s| ("Strategy", s));
-        str_object(self.options.iter().map(|(k, v)| (k.as_str(), v.as_str())).chain(strategy))
+        StrMap(self.options.iter().map(|(k, v)| (k.as_str(), v.as_str())).chain(strategy).collect())
     }
 
+    /// The state the page shows (`/api/state` and the answer of every change).
     fn state_json(&self) -> String {
-        let mut j = String::from("{");
-        j.push_str(&format!("\"game\":{},\"version\":{},\"variant\":", self.game, self.version));
-        json_str(&mut j, self.variant);
-        j.push_str(",\"start\":");
-        json_str(&mut j, &self.start.protocol());
-        j.push_str(",\"seat_names\":[");
-        json_str_items(&mut j, self.facts.names.iter());
-        j.push_str("],\"players\":[");
-        json_str_items(&mut j, self.players.iter().map(|p| p.word()));
-        j.push_str("],\"turns\":[");
-        json_str_items(&mut j, self.turns.iter());
-        j.push_str(&format!(
-            "],\"paused\":{},\"has_record\":{},\"has_setup\":{},\"options\":{},\"clock\":{},",
-            self.paused,
-            self.facts.record,
-            self.facts.setup,
-            self.options_json(),
-            self.clock_json()
-        ));
-        match &self.snap {
-            Some(s) => j.push_str(&s.json),
-            None => j.push_str("\"board\":null"),
-        }
-        j.push_str(",\"thinking\":");
-        match (&self.search, &self.thinking) {
+        let thinking = match (&self.search, &self.thinking) {
             (Some(s), t) => {
-                j.push_str(&format!(
-                    "{{\"seat\":{},\"analysis\":{},\"info\":{}}}",
-                    s.seat.map_or("null".into(), |x| (x + 1).to_string()),
-                    s.seat.is_none(),
-                    t.as_ref().map_or("null".into(), Thinking::json)
-                ));
+                Some(ThinkingOut::Running { seat: s.seat.map(|x| x + 1), analysis: s.seat.is_none(), info: t.as_ref() })
             }
-            (None, Some(t)) => j.push_str(&format!("{{\"seat\":null,\"done\":true,\"info\":{}}}", t.json())),
-            (None, None) => j.push_str("null"),
-        }
-        j.push_str(",\"message\":");
-        json_str(&mut j, &self.message);
-        j.push_str(&format!(",\"log_start\":{},\"log\":[", self.log_dropped));
-        json_str_items(&mut j, self.log.iter());
-        j.push_str("]}");
-        j
+            (None, Some(t)) => Some(ThinkingOut::Done { seat: None, done: true, info: t }),
+            (None, None) => None,
+        };
+        to_json(&StateOut {
+            game: self.game,
+            version: self.version,
+            variant: self.variant,
+            start: self.start.protocol(),
+            seat_names: &self.facts.names,
+            players: self.players.iter().map(|p| p.word()).collect(),
+            turns: &self.turns,
+            paused: self.paused,
+            has_record: self.facts.record,
+            has_setup: self.facts.setup,
+            options: self.options_out(),
+            clock: self.clock_out(),
+            position: match &self.snap {
+                Some(s) => PositionOut::Known(&s.position),
+                None => PositionOut::Unknown { board: () },
+            },
+            thinking,
+            message: &self.message,
+            log_start: self.log_dropped,
+            log: &self.log,
+        })
     }
 
     /// The game as one JSON line, like the match runner's records.
     fn record_jsonl(&self) -> String {
-        let mut j = String::from("{\"game\":");
-        j.push_str(&self.game.to_string());
-        j.push_str(",\"variant\":");
-        json_str(&mut j, self.variant);
-        j.push_str(",\"start\":");
-        json_str(&mut j, &self.start.protocol());
-        j.push_str(",\"seats\":[");
-        json_str_items(&mut j, self.players.iter().map(|p| p.word()));
-        j.push_str("],\"turns\":[");
-        json_str_items(&mut j, self.turns.iter());
-        j.push_str("],\"times_ms\":[");
-        for (i, t) in self.times_ms.iter().enumerate() {
-            if i > 0 {
-                j.push(',');
-            }
-            j.push_str(&t.map_or("null".into(), |x| x.to_string()));
-        }
-        j.push_str("],\"scores\":[");
-        for (i, s) in self.scores.iter().enumerate() {
-            if i > 0 {
-                j.push(',');
-            }
-            match s.as_deref().and_then(|s| s.strip_prefix("cp ")).and_then(|x| x.parse::<i64>().ok()) {
-                Some(x) => j.push_str(&x.to_string()),
-                None => j.push_str("null"),
-            }
-        }
         let (result, reason) = match self.snap.as_ref().and_then(|s| s.result.clone()) {
             Some(r) => {
                 let mut w: Vec<&str> = r.split(' ').collect();
@@ -622,31 +693,34 @@ impl Gui {
             }
             None => ("none".to_string(), String::new()),
         };
-        j.push_str("],\"result\":");
-        json_str(&mut j, &result);
-        j.push_str(",\"reason\":");
-        json_str(&mut j, &reason);
-        j.push_str(",\"decided\":");
-        j.push_str(match (self.time_loss, result.as_str()) {
-            (Some(_), _) if reason == "time" => "\"forfeit\"",
-            (_, "none") => "null",
-            _ => "\"rules\"",
+        let decided = match (self.time_loss, result.as_str()) {
+            (Some(_), _) if reason == "time" => Some("forfeit"),
+            (_, "none") => None,
+            _ => Some("rules"),
+        };
+        let mut line = to_json(&RecordOut {
+            game: self.game,
+            variant: self.variant,
+            start: self.start.protocol(),
+            seats: self.players.iter().map(|p| p.word()).collect(),
+            turns: &self.turns,
+            times_ms: &self.times_ms,
+            scores: self
+                .scores
+                .iter()
+                .map(|s| s.as_deref().and_then(|s| s.strip_prefix("cp ")).and_then(|x| x.parse::<i64>().ok()))
+                .collect(),
+            culprit: self.time_loss.filter(|_| reason == "time").map(|s| s + 1),
+            result,
+            reason,
+            decided,
+            options: self.options_out(),
+            clock: self.clock.map(Clock::word),
+            started: now_secs(self.started),
+            duration_ms: self.started.elapsed().map_or(0, |d| d.as_millis() as u64),
         });
-        j.push_str(",\"culprit\":");
-        j.push_str(&self.time_loss.filter(|_| reason == "time").map_or("null".into(), |s| (s + 1).to_string()));
-        j.push_str(",\"options\":");
-        j.push_str(&self.options_json());
-        j.push_str(",\"clock\":");
-        match self.clock {
-            Some(c) => json_str(&mut j, &c.word()),
-            None => j.push_str("null"),
-        }
-        j.push_str(&format!(
-            ",\"started\":{},\"duration_ms\":{}}}\n",
-            now_secs(self.started),
-            self.started.elapsed().map_or(0, |d| d.as_millis())
-        ));
-        j
+        line.push('\n');
+        line
     }
 
     fn new_game(&mut self, req: &Request) -> Result<(), String> {
@@ -751,233 +825,28 @@ impl Gui {
         })
     }
 
+    /// Answers one API request, one function per route; a known path with
+    /// the other method is 405.
     fn handle(&mut self, req: &Request) -> Response {
-        let post = req.method == "POST";
-        let ok = |g: &Gui| Response::json(200, g.state_json());
-        let bad = |msg: String| Response::error(400, &msg);
-        match (req.path.as_str(), post) {
-            ("/api/state", false) => ok(self),
-            ("/api/board", false) => match self.snap.as_ref().map(|s| s.json.clone()) {
-                Some(j) => {
-                    let b = j.strip_prefix("\"board\":").and_then(|r| r.split(",\"position\":").next()).unwrap_or("null");
-                    Response::json(200, b.to_string())
-                }
-                None => bad("no position".into()),
-            },
-            ("/api/variants", false) => {
-                let mut j = String::from("{\"variants\":[");
-                for (i, v) in variants().iter().enumerate() {
-                    let f = with_variant(v, FactsOf).expect("known");
-                    if i > 0 {
-                        j.push(',');
-                    }
-                    j.push_str("{\"name\":");
-                    json_str(&mut j, v);
-                    j.push_str(&format!(
-                        ",\"seats\":{},\"setup\":{},\"board\":{},\"record\":{},\"seat_names\":[",
-                        f.seats, f.setup, f.board, f.record
-                    ));
-                    json_str_items(&mut j, f.names.iter());
-                    j.push_str("],\"options\":[");
-                    let strategy = f.ffa.then_some(("Strategy", OptionKind::Combo(strategies(v)), true));
-                    let all = f.options.iter().map(|o| (o.name, o.kind.clone(), false)).chain(strategy);
-                    for (k, (name, kind, engine)) in all.enumerate() {
-                        if k > 0 {
-                            j.push(',');
-                        }
-                        j.push_str(&option_json(name, &kind, engine));
-                    }
-                    j.push_str("]}");
-                }
-                j.push_str("]}");
-                Response::json(200, j)
-            }
+        match (req.path.as_str(), req.method == "POST") {
+            ("/api/state", false) => self.ok(),
+            ("/api/board", false) => self.api_board(),
+            ("/api/variants", false) => Response::json(200, variants_json()),
             ("/api/actions", false) => match self.actions_job(req) {
                 Ok(job) => job.run(),
                 Err(r) => r,
             },
-            ("/api/setup", false) => {
-                let variant = req.param("variant").unwrap_or(self.variant);
-                let seat = match req.param("seat").unwrap_or("1").parse::<usize>() {
-                    Ok(s) if s >= 1 => s - 1,
-                    _ => return bad("bad seat".into()),
-                };
-                let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
-                match with_variant(variant, FactsOf) {
-                    None => bad(format!("unknown variant `{variant}`")),
-                    Some(f) if seat >= f.seats => bad(format!("seat {} does not exist", seat + 1)),
-                    Some(f) => match parse_options(req, variant, &f).and_then(|(o, _)| {
-                        with_variant(variant, Propose { options: &o, seat, seed }).flatten().ok_or(String::new())
-                    }) {
-                        Ok(t) => {
-                            let mut j = String::from("{\"token\":");
-                            json_str(&mut j, &t);
-                            j.push('}');
-                            Response::json(200, j)
-                        }
-                        Err(e) if !e.is_empty() => bad(e),
-                        Err(_) => bad(format!("variant {variant} has no set-up")),
-                    },
-                }
-            }
-            ("/api/setup/place", false) => {
-                let name = req.param("variant").unwrap_or(self.variant);
-                let Some(variant) = variants().into_iter().find(|v| v.eq_ignore_ascii_case(name)) else {
-                    return bad(format!("unknown variant `{name}`"));
-                };
-                let seat = match req.param("seat").unwrap_or("1").parse::<usize>() {
-                    Ok(s) if s >= 1 => s - 1,
-                    _ => return bad("bad seat".into()),
-                };
-                let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
-                let facts = with_variant(variant, FactsOf).expect("known");
-                let r = parse_options(req, variant, &facts).and_then(|(o, _)| {
-                    let token = req.param("token");
-                    with_variant(variant, SetupPlace { options: &o, seat, token, seed }).expect("known")
-                });
-                match r {
-                    Ok(j) => Response::json(200, j),
-                    Err(e) => bad(e),
-                }
-            }
-            ("/api/record.jsonl", false) => {
-                let mut r = Response::json(200, self.record_jsonl());
-                r.content_type = "application/x-ndjson; charset=utf-8";
-                r.headers.push((
-                    "Content-Disposition".into(),
-                    format!("attachment; filename=\"tetrarch-{}-{}.jsonl\"", self.variant, self.game),
-                ));
-                r
-            }
-            ("/api/record.pgn4", false) => {
-                match with_variant(self.variant, Record { options: &self.options, start: &self.start, turns: &self.turns }) {
-                    Some(Ok(text)) => Response {
-                        status: 200,
-                        content_type: "text/plain; charset=utf-8",
-                        headers: vec![(
-                            "Content-Disposition".into(),
-                            format!("attachment; filename=\"tetrarch-{}-{}.pgn4\"", self.variant, self.game),
-                        )],
-                        body: text.into_bytes(),
-                    },
-                    Some(Err(e)) => bad(e),
-                    None => bad("unknown variant".into()),
-                }
-            }
-            ("/api/new", true) => match self.new_game(req) {
-                Ok(()) => {
-                    self.tick();
-                    ok(self)
-                }
-                Err(e) => bad(e),
-            },
-            ("/api/play", true) => {
-                let turn = req.param("turn").unwrap_or("").trim();
-                if let Some(s) = &self.search {
-                    if s.seat.is_some() {
-                        return Response::error(409, "the engine is thinking: wait, or press Move now");
-                    }
-                }
-                let Some(to_move) = self.snap.as_ref().map(|s| s.to_move) else { return bad("no position".into()) };
-                if self.time_loss.is_some() {
-                    return bad(format!("the game is over ({})", self.message));
-                }
-                if self.players.get(to_move) != Some(&Player::Human) {
-                    return Response::error(409, "it is an engine seat's turn");
-                }
-                let check = CheckTurn { options: &self.options, start: &self.start, turns: &self.turns, turn };
-                match with_variant(self.variant, check) {
-                    Some(Ok(t)) => {
-                        self.halt();
-                        if !self.clock_turn(to_move) {
-                            return bad(format!("too late: {}", self.message));
-                        }
-                        self.turns.push(t.clone());
-                        self.times_ms.push(None);
-                        self.scores.push(None);
-                        self.message = format!("{} played {t}", self.facts.names.get(to_move).copied().unwrap_or("?"));
-                        self.refresh();
-                        self.tick();
-                        ok(self)
-                    }
-                    Some(Err(e)) => bad(e),
-                    None => bad("unknown variant".into()),
-                }
-            }
-            ("/api/undo", true) => {
-                if self.turns.is_empty() {
-                    return bad("nothing to undo".into());
-                }
-                self.halt();
-                self.time_loss = None;
-                self.clock_since = None;
-                loop {
-                    self.turns.pop();
-                    self.times_ms.pop();
-                    self.scores.pop();
-                    if let Some(c) = self.clock_hist.pop() {
-                        self.remaining = c;
-                    }
-                    self.refresh();
-                    let to_move = self.snap.as_ref().map_or(0, |s| s.to_move);
-                    let human = self.players.get(to_move) == Some(&Player::Human);
-                    if self.turns.is_empty() || human || self.players.iter().all(|p| *p != Player::Human) {
-                        break;
-                    }
-                }
-                // After an undo the engines wait, so that the person can play.
-                self.paused = self.players.iter().all(|p| *p != Player::Human);
-                self.turn_clock = self.remaining.clone();
-                self.sync_clock();
-                self.message = "undone".into();
-                ok(self)
-            }
-            ("/api/stop", true) => {
-                // Move now: the engine plays its best turn so far; an analysis ends.
-                if self.search.is_some() {
-                    self.engine.handle_line("stop");
-                    self.tick();
-                }
-                ok(self)
-            }
-            ("/api/pause", true) => {
-                self.paused = req.param("paused") != Some("false");
-                if self.paused {
-                    self.halt();
-                }
-                self.version += 1;
-                self.tick();
-                ok(self)
-            }
-            ("/api/players", true) => {
-                let p = req.param("players").unwrap_or("");
-                match p.split(',').map(Player::parse).collect::<Result<Vec<_>, _>>() {
-                    Ok(v) if v.len() == self.facts.seats => {
-                        self.halt();
-                        self.players = v;
-                        self.version += 1;
-                        self.tick();
-                        ok(self)
-                    }
-                    Ok(v) => bad(format!("players: {} given, the game has {} seats", v.len(), self.facts.seats)),
-                    Err(e) => bad(e),
-                }
-            }
-            ("/api/analyse", true) => {
-                if self.snap.as_ref().is_some_and(|s| s.over) {
-                    return bad("the game is over".into());
-                }
-                self.halt();
-                self.paused = true;
-                if let Err(e) = self.position_for(None) {
-                    return bad(e);
-                }
-                self.thinking = None;
-                self.search = Some(Search { seat: None, started: Instant::now(), turns: self.turns.len() });
-                self.send("go infinite");
-                self.version += 1;
-                ok(self)
-            }
+            ("/api/setup", false) => self.api_setup(req),
+            ("/api/setup/place", false) => self.api_setup_place(req),
+            ("/api/record.jsonl", false) => self.api_record_jsonl(),
+            ("/api/record.pgn4", false) => self.api_record_pgn4(),
+            ("/api/new", true) => self.api_new(req),
+            ("/api/play", true) => self.api_play(req),
+            ("/api/undo", true) => self.api_undo(),
+            ("/api/stop", true) => self.api_stop(),
+            ("/api/pause", true) => self.api_pause(req),
+            ("/api/players", true) => self.api_players(req),
+            ("/api/analyse", true) => self.api_analyse(),
             (
                 "/api/state" | "/api/board" | "/api/variants" | "/api/actions" | "/api/setup" | "/api/setup/place"
                 | "/api/record.jsonl" | "/api/record.pgn4",
@@ -988,6 +857,234 @@ impl Gui {
             }
             _ => Response::error(404, &format!("no such page `{}`", req.path)),
         }
+    }
+
+    /// The state, the answer of every change that succeeded.
+    fn ok(&self) -> Response {
+        Response::json(200, self.state_json())
+    }
+
+    /// `GET /api/board`: the board description alone.
+    fn api_board(&self) -> Response {
+        match &self.snap {
+            Some(s) => Response::json(200, to_json(&s.position.board)),
+            None => bad("no position".into()),
+        }
+    }
+
+    /// `GET /api/setup`: the engine's proposal for a seat's set-up.
+    fn api_setup(&self, req: &Request) -> Response {
+        let variant = req.param("variant").unwrap_or(self.variant);
+        let Some(seat) = seat_param(req) else { return bad("bad seat".into()) };
+        let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+        match with_variant(variant, FactsOf) {
+            None => bad(format!("unknown variant `{variant}`")),
+            Some(f) if seat >= f.seats => bad(format!("seat {} does not exist", seat + 1)),
+            Some(f) => match parse_options(req, variant, &f)
+                .and_then(|(o, _)| with_variant(variant, Propose { options: &o, seat, seed }).flatten().ok_or(String::new()))
+            {
+                Ok(token) => {
+                    #[derive(Serialize)]
+                    struct Proposal {
+                        token: String,
+                    }
+                    Response::json(200, to_json(&Proposal { token }))
+                }
+                Err(e) if !e.is_empty() => bad(e),
+                Err(_) => bad(format!("variant {variant} has no set-up")),
+            },
+        }
+    }
+
+    /// `GET /api/setup/place`: what a person needs to place a set-up.
+    fn api_setup_place(&self, req: &Request) -> Response {
+        let name = req.param("variant").unwrap_or(self.variant);
+        let Some(variant) = variants().into_iter().find(|v| v.eq_ignore_ascii_case(name)) else {
+            return bad(format!("unknown variant `{name}`"));
+        };
+        let Some(seat) = seat_param(req) else { return bad("bad seat".into()) };
+        let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+        let facts = with_variant(variant, FactsOf).expect("known");
+        let r = parse_options(req, variant, &facts).and_then(|(o, _)| {
+            let token = req.param("token");
+            with_variant(variant, SetupPlace { options: &o, seat, token, seed }).expect("known")
+        });
+        match r {
+            Ok(j) => Response::json(200, j),
+            Err(e) => bad(e),
+        }
+    }
+
+    /// `GET /api/record.jsonl`: the game as a download.
+    fn api_record_jsonl(&self) -> Response {
+        let mut r = Response::json(200, self.record_jsonl());
+        r.content_type = "application/x-ndjson; charset=utf-8";
+        r.headers.push((
+            "Content-Disposition".into(),
+            format!("attachment; filename=\"tetrarch-{}-{}.jsonl\"", self.variant, self.game),
+        ));
+        r
+    }
+
+    /// `GET /api/record.pgn4`: the game in the variant's record format.
+    fn api_record_pgn4(&self) -> Response {
+        match with_variant(self.variant, Record { options: &self.options, start: &self.start, turns: &self.turns }) {
+            Some(Ok(text)) => Response {
+                status: 200,
+                content_type: "text/plain; charset=utf-8",
+                headers: vec![(
+                    "Content-Disposition".into(),
+                    format!("attachment; filename=\"tetrarch-{}-{}.pgn4\"", self.variant, self.game),
+                )],
+                body: text.into_bytes(),
+            },
+            Some(Err(e)) => bad(e),
+            None => bad("unknown variant".into()),
+        }
+    }
+
+    /// `POST /api/new`.
+    fn api_new(&mut self, req: &Request) -> Response {
+        match self.new_game(req) {
+            Ok(()) => {
+                self.tick();
+                self.ok()
+            }
+            Err(e) => bad(e),
+        }
+    }
+
+    /// `POST /api/play`: a person's turn.
+    fn api_play(&mut self, req: &Request) -> Response {
+        let turn = req.param("turn").unwrap_or("").trim();
+        if let Some(s) = &self.search {
+            if s.seat.is_some() {
+                return Response::error(409, "the engine is thinking: wait, or press Move now");
+            }
+        }
+        let Some(to_move) = self.snap.as_ref().map(|s| s.to_move) else { return bad("no position".into()) };
+        if self.time_loss.is_some() {
+            return bad(format!("the game is over ({})", self.message));
+        }
+        if self.players.get(to_move) != Some(&Player::Human) {
+            return Response::error(409, "it is an engine seat's turn");
+        }
+        let check = CheckTurn { options: &self.options, start: &self.start, turns: &self.turns, turn };
+        match with_variant(self.variant, check) {
+            Some(Ok(t)) => {
+                self.halt();
+                if !self.clock_turn(to_move) {
+                    return bad(format!("too late: {}", self.message));
+                }
+                self.turns.push(t.clone());
+                self.times_ms.push(None);
+                self.scores.push(None);
+                self.message = format!("{} played {t}", self.facts.names.get(to_move).copied().unwrap_or("?"));
+                self.refresh();
+                self.tick();
+                self.ok()
+            }
+            Some(Err(e)) => bad(e),
+            None => bad("unknown variant".into()),
+        }
+    }
+
+    /// `POST /api/undo`: takes back turns up to a person's (or one turn
+    /// when every seat is an engine).
+    fn api_undo(&mut self) -> Response {
+        if self.turns.is_empty() {
+            return bad("nothing to undo".into());
+        }
+        self.halt();
+        self.time_loss = None;
+        self.clock_since = None;
+        loop {
+            self.turns.pop();
+            self.times_ms.pop();
+            self.scores.pop();
+            if let Some(c) = self.clock_hist.pop() {
+                self.remaining = c;
+            }
+            self.refresh();
+            let to_move = self.snap.as_ref().map_or(0, |s| s.to_move);
+            let human = self.players.get(to_move) == Some(&Player::Human);
+            if self.turns.is_empty() || human || self.players.iter().all(|p| *p != Player::Human) {
+                break;
+            }
+        }
+        // After an undo the engines wait, so that the person can play.
+        self.paused = self.players.iter().all(|p| *p != Player::Human);
+        self.turn_clock = self.remaining.clone();
+        self.sync_clock();
+        self.message = "undone".into();
+        self.ok()
+    }
+
+    /// `POST /api/stop`: move now: the engine plays its best turn so far;
+    /// an analysis ends.
+    fn api_stop(&mut self) -> Response {
+        if self.search.is_some() {
+            self.engine.handle_line("stop");
+            self.tick();
+        }
+        self.ok()
+    }
+
+    /// `POST /api/pause`: pauses (or, with `paused=false`, resumes) the engines.
+    fn api_pause(&mut self, req: &Request) -> Response {
+        self.paused = req.param("paused") != Some("false");
+        if self.paused {
+            self.halt();
+        }
+        self.version += 1;
+        self.tick();
+        self.ok()
+    }
+
+    /// `POST /api/players`: who plays each seat.
+    fn api_players(&mut self, req: &Request) -> Response {
+        let p = req.param("players").unwrap_or("");
+        match p.split(',').map(Player::parse).collect::<Result<Vec<_>, _>>() {
+            Ok(v) if v.len() == self.facts.seats => {
+                self.halt();
+                self.players = v;
+                self.version += 1;
+                self.tick();
+                self.ok()
+            }
+            Ok(v) => bad(format!("players: {} given, the game has {} seats", v.len(), self.facts.seats)),
+            Err(e) => bad(e),
+        }
+    }
+
+    /// `POST /api/analyse`: the engine analyses the position until stopped.
+    fn api_analyse(&mut self) -> Response {
+        if self.snap.as_ref().is_some_and(|s| s.over) {
+            return bad("the game is over".into());
+        }
+        self.halt();
+        self.paused = true;
+        if let Err(e) = self.position_for(None) {
+            return bad(e);
+        }
+        self.thinking = None;
+        self.search = Some(Search { seat: None, started: Instant::now(), turns: self.turns.len() });
+        self.send("go infinite");
+        self.version += 1;
+        self.ok()
+    }
+}
+
+/// A 400 answer.
+fn bad(msg: String) -> Response {
+    Response::error(400, &msg)
+}
+
+/// The `seat` parameter (from 1; default 1) as a 0-based seat.
+fn seat_param(req: &Request) -> Option<usize> {
+    match req.param("seat").unwrap_or("1").parse::<usize>() {
+        Ok(s) if s >= 1 => Some(s - 1),
+        _ => None,
     }
 }
 
@@ -1026,27 +1123,6 @@ fn parse_options(req: &Request, variant: &str, facts: &Facts) -> Result<ChosenOp
     Ok((options, strategy))
 }
 
-/// One option of `/api/variants`.
-fn option_json(name: &str, kind: &OptionKind, engine: bool) -> String {
-    let mut j = String::from("{\"name\":");
-    json_str(&mut j, name);
-    match kind {
-        OptionKind::Check(d) => j.push_str(&format!(",\"type\":\"check\",\"default\":\"{d}\"")),
-        OptionKind::Spin { default, min, max } => {
-            j.push_str(&format!(",\"type\":\"spin\",\"default\":\"{default}\",\"min\":{min},\"max\":{max}"))
-        }
-        OptionKind::Combo(vals) => {
-            j.push_str(",\"type\":\"combo\",\"default\":");
-            json_str(&mut j, vals.first().copied().unwrap_or(""));
-            j.push_str(",\"vars\":[");
-            json_str_items(&mut j, vals.iter());
-            j.push(']');
-        }
-    }
-    j.push_str(&format!(",\"engine\":{engine}}}"));
-    j
-}
-
 /// For the fuzz target `gui_request` and its property test: reads `data` as
 /// an HTTP request and, if it parses, answers it from a fresh game of
 /// `quattuor` whose seats are all human (requests that would start an
@@ -1056,7 +1132,7 @@ pub fn fuzz_request(data: &[u8]) -> u16 {
     let req = match http::read_request(&mut std::io::Cursor::new(data)) {
         Ok(r) => r,
         Err((status, msg)) => {
-            assert!(matches!(status, 400 | 408 | 413 | 414 | 431) && !msg.is_empty());
+            assert!(matches!(status, 400 | 408 | 413 | 414 | 431 | 501) && !msg.is_empty());
             return status;
         }
     };

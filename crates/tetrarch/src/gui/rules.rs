@@ -2,9 +2,12 @@
 //! the variant chosen by name ([`crate::with_variant`]). The page never
 //! applies a rule itself: it asks for the legal actions and sends turns back.
 
+use serde::Serialize;
+
+use crate::board_json::BoardJson;
 use tetrarch_core::game::{action_string, turn_done, ActionList, Game, OptionKind, OptionSpec, Seat};
 use tetrarch_core::turns::{parse_turn, play_turn, turn_string};
-use tetrarch_core::view::{board_json, json_str};
+use tetrarch_core::view::BoardView;
 use tetrarch_core::zobrist::splitmix64;
 
 use crate::options::check_value;
@@ -194,17 +197,6 @@ fn replay<G: Game>(variant: &str, options: &OptionPairs, start: &Start, turns: &
     Ok(Replayed { start: s, pos, history, last })
 }
 
-fn str_list(out: &mut String, items: &[String]) {
-    out.push('[');
-    for (i, s) in items.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        json_str(out, s);
-    }
-    out.push(']');
-}
-
 /// The position after `turns` as the JSON fields of the GUI state
 /// (`board`, `position`, `to_move`, `result`, `text`, `last_cells`,
 /// `legal_actions`), or why the turns cannot be played.
@@ -220,10 +212,27 @@ pub struct Snapshot<'a> {
     pub time_loss: Option<Seat>,
 }
 
+/// The position's fields of the GUI state (seats from 1).
+#[derive(Clone, Debug, Serialize)]
+pub struct Position {
+    /// The board description (`None`: the game has none).
+    pub board: Option<BoardJson>,
+    position: String,
+    start_position: String,
+    to_move: Seat,
+    over: bool,
+    result: Option<String>,
+    text: String,
+    /// The cells of the last turn.
+    last_cells: Vec<String>,
+    /// How many actions the search would consider (not every legal one).
+    legal_actions: usize,
+}
+
 /// What [`Snapshot`] finds.
 pub struct SnapshotOut {
-    /// JSON object fields (no braces).
-    pub json: String,
+    /// The position's fields of the state.
+    pub position: Position,
     /// The seat to move (0-based).
     pub to_move: Seat,
     /// Whether the game is over.
@@ -254,21 +263,7 @@ impl GameVisitor for Snapshot<'_> {
             g.search_actions(&mut list);
         }
         let over = outcome.is_some() || list.is_empty();
-        let mut j = String::new();
-        j.push_str("\"board\":");
-        j.push_str(&board_json(g, &r.history).unwrap_or_else(|| "null".into()));
-        j.push_str(",\"position\":");
-        json_str(&mut j, &g.position_string());
-        j.push_str(",\"start_position\":");
-        json_str(&mut j, &r.start.position_string());
-        j.push_str(&format!(",\"to_move\":{},\"over\":{over},\"result\":", g.to_move() + 1));
         let result = outcome.or_else(|| over.then(|| "none (no legal action)".to_string()));
-        match &result {
-            Some(s) => json_str(&mut j, s),
-            None => j.push_str("null"),
-        }
-        j.push_str(",\"text\":");
-        json_str(&mut j, &g.render());
         let mut cells = Vec::new();
         if let Some((before, acts)) = &r.last {
             let mut p = before.clone();
@@ -279,10 +274,18 @@ impl GameVisitor for Snapshot<'_> {
                 p.make(a);
             }
         }
-        j.push_str(",\"last_cells\":");
-        str_list(&mut j, &cells);
-        j.push_str(&format!(",\"legal_actions\":{}", list.len()));
-        Ok(SnapshotOut { json: j, to_move: g.to_move(), over, result })
+        let position = Position {
+            board: BoardJson::of(g, &r.history),
+            position: g.position_string(),
+            start_position: r.start.position_string(),
+            to_move: g.to_move() + 1,
+            over,
+            result: result.clone(),
+            text: g.render(),
+            last_cells: cells,
+            legal_actions: list.len(),
+        };
+        Ok(SnapshotOut { position, to_move: g.to_move(), over, result })
     }
 }
 
@@ -298,6 +301,24 @@ pub struct Actions<'a> {
     pub turns: &'a [String],
     /// Actions of the current turn already chosen.
     pub prefix: &'a [String],
+}
+
+/// `/api/actions`.
+#[derive(Serialize)]
+struct ActionsOut<'a> {
+    partial: bool,
+    prefix: &'a [String],
+    board: Option<BoardJson>,
+    actions: Vec<ActionOut>,
+}
+
+/// One legal action of `/api/actions`.
+#[derive(Serialize)]
+struct ActionOut {
+    token: String,
+    cells: Vec<String>,
+    ends_turn: bool,
+    pass: bool,
 }
 
 /// The most legal actions `/api/actions` lists in full.
@@ -334,31 +355,21 @@ impl GameVisitor for Actions<'_> {
         if partial {
             g.search_actions(&mut list);
         }
-        let mut j = String::from("{\"partial\":");
-        j.push_str(if partial { "true" } else { "false" });
-        j.push_str(",\"prefix\":");
-        str_list(&mut j, self.prefix);
-        j.push_str(",\"board\":");
-        j.push_str(&board_json(&g, &r.history).unwrap_or_else(|| "null".into()));
-        j.push_str(",\"actions\":[");
-        for (i, &a) in list.iter().enumerate() {
-            if i > 0 {
-                j.push(',');
-            }
-            let pass = g.is_pass(a);
-            let ends = pass || {
-                let mut p = g.clone();
-                p.make(a);
-                turn_done(&p)
-            };
-            j.push_str("{\"token\":");
-            json_str(&mut j, &action_string(&g, a));
-            j.push_str(",\"cells\":");
-            str_list(&mut j, &if pass { Vec::new() } else { g.action_cells(a) });
-            j.push_str(&format!(",\"ends_turn\":{ends},\"pass\":{pass}}}"));
-        }
-        j.push_str("]}");
-        Ok(j)
+        let actions = list
+            .iter()
+            .map(|&a| {
+                let pass = g.is_pass(a);
+                let ends_turn = pass || {
+                    let mut p = g.clone();
+                    p.make(a);
+                    turn_done(&p)
+                };
+                let cells = if pass { Vec::new() } else { g.action_cells(a) };
+                ActionOut { token: action_string(&g, a), cells, ends_turn, pass }
+            })
+            .collect();
+        let out = ActionsOut { partial, prefix: self.prefix, board: BoardJson::of(&g, &r.history), actions };
+        Ok(serde_json::to_string(&out).expect("the actions serialise"))
     }
 }
 
@@ -461,118 +472,167 @@ impl GameVisitor for SetupPlace<'_> {
         }
         toks[seat] = own.clone();
         let pos = from_setup::<G>(&toks, &opts)?;
-        let mut j = String::from("{\"variant\":");
-        json_str(&mut j, variant);
-        j.push_str(&format!(",\"seat\":{},\"token\":", seat + 1));
-        json_str(&mut j, &own);
-        let Some(mut view) = pos.board_view() else {
-            j.push_str(",\"mode\":\"token\",\"board\":null,\"pieces\":[],\"cells\":[],\"choices\":[]}");
-            return Ok(j);
+        let mut out = PlaceOut {
+            variant,
+            seat: seat + 1,
+            token: &own,
+            mode: "token",
+            board: None,
+            pieces: vec![],
+            cells: vec![],
+            choices: vec![],
         };
-        // The seat's pieces: (cell, level from 1 at the bottom, kind, glyph).
-        let mut mine: Vec<(String, usize, String, String)> = Vec::new();
-        let mut tall = false;
-        for c in &view.cells {
-            for (i, p) in c.pieces.iter().enumerate() {
-                if p.seat == Some(seat) {
-                    mine.push((c.name.clone(), i + 1, p.kind.clone(), p.glyph.clone()));
-                    tall |= c.pieces.len() > 1;
-                }
-            }
-        }
-        let ok = |toks: &mut Vec<String>, t: String| {
+        let Some(mut view) = pos.board_view() else { return Ok(to_line(&out)) };
+        let board = |view: BoardView| BoardJson {
+            view,
+            to_move: pos.to_move(),
+            turn_start: pos.at_turn_start(),
+            result: None,
+            winners: vec![],
+        };
+        let mine = own_pieces(&view, seat);
+        let mut ok = |t: String| {
             toks[seat] = t;
-            from_setup::<G>(toks, &opts).is_ok()
+            from_setup::<G>(&toks, &opts).is_ok()
         };
-        // `place`: the token is exactly the seat's pieces as kind@cell.
-        let entries: Option<Vec<(String, String)>> =
-            own.split(',').map(|e| e.split_once('@').map(|(k, c)| (k.to_string(), c.to_string()))).collect();
-        let place = entries.filter(|e| {
-            let mut a: Vec<(&str, &str)> = e.iter().map(|(k, c)| (k.as_str(), c.as_str())).collect();
-            let mut b: Vec<(&str, &str)> = mine.iter().map(|(c, _, k, _)| (k.as_str(), c.as_str())).collect();
-            a.sort_unstable();
-            b.sort_unstable();
-            !tall && !a.is_empty() && a == b
-        });
-        let join = |e: &[(String, String)]| e.iter().map(|(k, c)| format!("{k}@{c}")).collect::<Vec<_>>().join(",");
-        if let Some(entries) = place {
-            // The cells every piece may stand on (moving it there, or
-            // swapping it with the own piece already there).
-            let mut cells: Vec<String> = Vec::new();
-            for c in view.cells.iter().filter(|c| c.playable) {
-                // (The first piece rules out most cells at once.)
-                let all = (0..entries.len()).all(|i| {
-                    let mut e = entries.clone();
-                    if let Some(k) = e.iter().position(|x| x.1 == c.name) {
-                        let ci = e[i].1.clone();
-                        e[k].1 = ci;
-                    }
-                    e[i].1 = c.name.clone();
-                    ok(&mut toks, join(&e))
-                });
-                if all {
-                    cells.push(c.name.clone());
-                }
-            }
+        if let Some(entries) = place_entries(&own, &mine) {
+            out.cells = place_cells(&view, &entries, &mut ok);
+            out.pieces = entries
+                .into_iter()
+                .map(|(kind, cell)| {
+                    let glyph = mine.iter().find(|m| m.kind == kind).map_or(String::new(), |m| m.glyph.clone());
+                    PlacePiece { kind, glyph, seat: seat + 1, cell }
+                })
+                .collect();
             for c in &mut view.cells {
                 c.pieces.clear();
             }
             view.reserves.clear();
             view.notes.clear();
-            j.push_str(",\"mode\":\"place\",\"board\":");
-            j.push_str(&view.to_json(pos.to_move(), pos.at_turn_start(), None, &[]));
-            j.push_str(",\"pieces\":[");
-            for (i, (k, c)) in entries.iter().enumerate() {
-                let glyph = mine.iter().find(|m| &m.2 == k).map_or("", |m| m.3.as_str());
-                if i > 0 {
-                    j.push(',');
-                }
-                j.push_str("{\"kind\":");
-                json_str(&mut j, k);
-                j.push_str(",\"glyph\":");
-                json_str(&mut j, glyph);
-                j.push_str(&format!(",\"seat\":{},\"cell\":", seat + 1));
-                json_str(&mut j, c);
-                j.push('}');
-            }
-            j.push_str("],\"cells\":");
-            str_list(&mut j, &cells);
-            j.push_str(",\"choices\":[]}");
-            return Ok(j);
+            out.mode = "place";
+            out.board = Some(board(view));
+            return Ok(to_line(&out));
         }
         // `pick`: the token names one of the seat's pieces as cell:level.
         let mut choices = Vec::new();
         if !own.contains(',') {
-            for (c, level, kind, glyph) in &mine {
-                let t = format!("{c}:{level}");
-                if ok(&mut toks, t.clone()) {
-                    choices.push((t, c.clone(), *level, kind.clone(), glyph.clone()));
+            for m in &mine {
+                let token = format!("{}:{}", m.cell, m.level);
+                if ok(token.clone()) {
+                    choices.push(Choice {
+                        token,
+                        cell: m.cell.clone(),
+                        level: m.level,
+                        kind: m.kind.clone(),
+                        glyph: m.glyph.clone(),
+                    });
                 }
             }
         }
-        let pick = choices.iter().any(|x| x.0 == own);
-        j.push_str(if pick { ",\"mode\":\"pick\",\"board\":" } else { ",\"mode\":\"token\",\"board\":" });
-        j.push_str(&view.to_json(pos.to_move(), pos.at_turn_start(), None, &[]));
-        j.push_str(",\"pieces\":[],\"cells\":[],\"choices\":[");
-        if pick {
-            for (i, (t, c, level, kind, glyph)) in choices.iter().enumerate() {
-                if i > 0 {
-                    j.push(',');
-                }
-                j.push_str("{\"token\":");
-                json_str(&mut j, t);
-                j.push_str(",\"cell\":");
-                json_str(&mut j, c);
-                j.push_str(&format!(",\"level\":{level},\"kind\":"));
-                json_str(&mut j, kind);
-                j.push_str(",\"glyph\":");
-                json_str(&mut j, glyph);
-                j.push('}');
-            }
+        if choices.iter().any(|x| x.token == own) {
+            out.mode = "pick";
+            out.choices = choices;
         }
-        j.push_str("]}");
-        Ok(j)
+        out.board = Some(board(view));
+        Ok(to_line(&out))
     }
+}
+
+/// `/api/setup/place` (docs/gui.md).
+#[derive(Serialize)]
+struct PlaceOut<'a> {
+    variant: &'a str,
+    seat: usize,
+    token: &'a str,
+    mode: &'static str,
+    board: Option<BoardJson>,
+    pieces: Vec<PlacePiece>,
+    cells: Vec<String>,
+    choices: Vec<Choice>,
+}
+
+/// A piece to place (`place`; seat from 1).
+#[derive(Serialize)]
+struct PlacePiece {
+    kind: String,
+    glyph: String,
+    seat: usize,
+    cell: String,
+}
+
+/// A piece to pick (`pick`).
+#[derive(Serialize)]
+struct Choice {
+    token: String,
+    cell: String,
+    level: usize,
+    kind: String,
+    glyph: String,
+}
+
+fn to_line<T: Serialize>(v: &T) -> String {
+    serde_json::to_string(v).expect("the set-up serialises")
+}
+
+/// One of the seat's pieces on the set-up board.
+struct Mine {
+    cell: String,
+    /// From 1 at the bottom.
+    level: usize,
+    kind: String,
+    glyph: String,
+    /// Whether it stands in a stack.
+    stacked: bool,
+}
+
+/// The seat's pieces on the board.
+fn own_pieces(view: &BoardView, seat: Seat) -> Vec<Mine> {
+    let mut mine = Vec::new();
+    for c in &view.cells {
+        for (i, p) in c.pieces.iter().enumerate() {
+            if p.seat == Some(seat) {
+                let (cell, kind, glyph) = (c.name.clone(), p.kind.clone(), p.glyph.clone());
+                mine.push(Mine { cell, level: i + 1, kind, glyph, stacked: c.pieces.len() > 1 });
+            }
+        }
+    }
+    mine
+}
+
+/// `place`: the token's entries (kind, cell) when it is exactly the seat's
+/// pieces as `kind@cell` (and none stands in a stack).
+fn place_entries(own: &str, mine: &[Mine]) -> Option<Vec<(String, String)>> {
+    let entries: Vec<(String, String)> =
+        own.split(',').map(|e| e.split_once('@').map(|(k, c)| (k.to_string(), c.to_string()))).collect::<Option<_>>()?;
+    let mut a: Vec<(&str, &str)> = entries.iter().map(|(k, c)| (k.as_str(), c.as_str())).collect();
+    let mut b: Vec<(&str, &str)> = mine.iter().map(|m| (m.kind.as_str(), m.cell.as_str())).collect();
+    a.sort_unstable();
+    b.sort_unstable();
+    let tall = mine.iter().any(|m| m.stacked);
+    (!tall && !a.is_empty() && a == b).then_some(entries)
+}
+
+/// The cells every piece may stand on (moving it there, or swapping it with
+/// the own piece already there), by the set-up check `ok`.
+fn place_cells(view: &BoardView, entries: &[(String, String)], ok: &mut impl FnMut(String) -> bool) -> Vec<String> {
+    let join = |e: &[(String, String)]| e.iter().map(|(k, c)| format!("{k}@{c}")).collect::<Vec<_>>().join(",");
+    let mut cells = Vec::new();
+    for c in view.cells.iter().filter(|c| c.playable) {
+        // (The first piece rules out most cells at once.)
+        let all = (0..entries.len()).all(|i| {
+            let mut e = entries.to_vec();
+            if let Some(k) = e.iter().position(|x| x.1 == c.name) {
+                let ci = e[i].1.clone();
+                e[k].1 = ci;
+            }
+            e[i].1 = c.name.clone();
+            ok(join(&e))
+        });
+        if all {
+            cells.push(c.name.clone());
+        }
+    }
+    cells
 }
 
 /// The game in the variant's record format (PGN4 for `teamchess`).

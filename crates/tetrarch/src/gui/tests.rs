@@ -588,6 +588,22 @@ fn an_endless_line_or_head_is_cut_off_while_read() {
     assert!(r.read <= 2 * http::MAX_HEAD, "read {}", r.read);
 }
 
+/// Issue 25: the head is parsed by `httparse`. Framing the server cannot
+/// read is refused rather than guessed: a chunked body (501), two different
+/// `Content-Length`s (400), more header fields than [`http::MAX_HEADERS`]
+/// (431), a request line without a version (400).
+#[test]
+fn framing_the_server_cannot_read_is_refused() {
+    let read = |t: &str| http::read_request(&mut t.as_bytes()).map(|r| r.params).map_err(|e| e.0);
+    assert_eq!(read("POST /api/play HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n9\r\nturn=e2e3\r\n0\r\n\r\n"), Err(501));
+    assert_eq!(read("POST /api/play HTTP/1.1\r\nContent-Length: 9\r\nContent-Length: 3\r\n\r\nturn=e2e3"), Err(400));
+    let many: String = (0..=http::MAX_HEADERS).map(|i| format!("X-{i}: a\r\n")).collect();
+    assert_eq!(read(&format!("GET / HTTP/1.1\r\n{many}\r\n")), Err(431));
+    assert_eq!(read("GET /\r\n\r\n"), Err(400));
+    let ok = read("\r\nPOST /api/play?a=1 HTTP/1.1\r\nContent-Length: 9\r\nContent-Length: 9\r\n\r\nturn=e2e3");
+    assert_eq!(ok, Ok(vec![("a".into(), "1".into()), ("turn".into(), "e2e3".into())]));
+}
+
 /// A socket to `addr` and the response to `text` (or what came before the
 /// server closed).
 fn exchange(addr: &str, text: &[u8]) -> String {
