@@ -29,12 +29,12 @@ pub mod gui;
 pub mod job;
 pub mod options;
 pub mod out;
+pub mod perft_bench;
 pub mod session;
 #[cfg(test)]
-mod tests;
-pub mod tools;
+mod test_game;
 #[cfg(test)]
-mod toy;
+mod tests;
 
 #[cfg(test)]
 use tetrarch_core::game::Rules;
@@ -81,7 +81,7 @@ pub fn variants() -> Vec<&'static str> {
     #[allow(unused_mut)]
     let mut v = registry::variants();
     #[cfg(test)]
-    v.extend_from_slice(<toy::Toy as Rules>::VARIANTS);
+    v.extend_from_slice(<test_game::Toy as Rules>::VARIANTS);
     v
 }
 
@@ -89,8 +89,8 @@ pub fn variants() -> Vec<&'static str> {
 /// registry's [`registry::with_variant`] (and, in unit tests, the toy game).
 pub fn with_variant<V: GameVisitor>(variant: &str, visitor: V) -> Option<V::Output> {
     #[cfg(test)]
-    if let Some(v) = <toy::Toy as Rules>::VARIANTS.iter().find(|v| **v == variant) {
-        return Some(visitor.visit::<toy::Toy>(v));
+    if let Some(v) = <test_game::Toy as Rules>::VARIANTS.iter().find(|v| **v == variant) {
+        return Some(visitor.visit::<test_game::Toy>(v));
     }
     registry::with_variant(variant, visitor)
 }
@@ -254,7 +254,7 @@ impl Engine {
             }
             .and_then(|d| {
                 self.stop_job();
-                tools::bench(d, None, &self.out).map(|_| ())
+                perft_bench::bench(d, None, &self.out).map(|_| ())
             }),
             "d" => {
                 self.session.display(&self.out);

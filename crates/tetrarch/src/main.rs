@@ -7,7 +7,7 @@ use std::io::BufRead;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use tetrarch::tools::{self, PerftArgs};
+use tetrarch::perft_bench::{self, PerftArgs};
 use tetrarch::{Control, Engine, Out};
 
 /// Tetrarch: an engine for unusual board games. Without a sub-command it
@@ -238,7 +238,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Perft { variant, depth, fen, moves, divide, actions, bulk }) => {
             let args = PerftArgs { variant, depth, fen, moves, divide, actions, bulk };
-            match tools::perft_cli(&args, &out) {
+            match perft_bench::perft_cli(&args, &out) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");
@@ -247,7 +247,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Match { args }) => ExitCode::from(tetrarch_match::main_with_args(&args) as u8),
-        Some(Command::Record { variant, file }) => match tools::record_cli(&variant, &file, &out) {
+        Some(Command::Record { variant, file }) => match perft_bench::record_cli(&variant, &file, &out) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error: {e}");
@@ -255,7 +255,7 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::Gui { port, variant, no_token }) => {
-            if tetrarch::with_variant(&variant, tetrarch::gui::rules::FactsOf).is_none() {
+            if tetrarch::with_variant(&variant, tetrarch::gui::game_queries::FactsOf).is_none() {
                 eprintln!("error: unknown variant `{variant}` (known: {})", tetrarch::variants().join(", "));
                 return ExitCode::from(2);
             }
@@ -349,7 +349,7 @@ fn main() -> ExitCode {
                 eprintln!("error: --depth must be at least 1");
                 return ExitCode::from(2);
             }
-            match tools::bench(depth, variant.as_deref(), &out) {
+            match perft_bench::bench(depth, variant.as_deref(), &out) {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e}");

@@ -5,8 +5,8 @@
 //! drives an in-process [`Engine`] through the protocol for the engine seats
 //! and for analysis. `docs/gui.md` describes the HTTP API.
 
+pub mod game_queries;
 pub mod http;
-pub mod rules;
 #[cfg(test)]
 mod tests;
 
@@ -33,8 +33,10 @@ fn to_json<T: Serialize>(v: &T) -> String {
 use crate::options::{check_value, default_strategy, strategies, Settings, STRATEGIES};
 use crate::out::Captured;
 use crate::{variants, with_variant, Engine, Out};
+use game_queries::{
+    default_value, Actions, CheckOptions, CheckTurn, Facts, FactsOf, Propose, Record, SetupPlace, Snapshot, Start,
+};
 use http::{Request, Response};
-use rules::{default_value, Actions, CheckOptions, CheckTurn, Facts, FactsOf, Propose, Record, SetupPlace, Snapshot, Start};
 use tetrarch_core::game::OptionKind;
 
 const INDEX_HTML: &str = include_str!("index.html");
@@ -194,7 +196,7 @@ struct Gui {
     version: u64,
     started: SystemTime,
     /// The cached snapshot of the current position.
-    snap: Option<rules::SnapshotOut>,
+    snap: Option<game_queries::SnapshotOut>,
 }
 
 /// `/api/state`: the game, the position and the engine, as the page reads
@@ -213,7 +215,7 @@ struct StateOut<'a> {
     has_setup: bool,
     options: StrMap<'a>,
     clock: Option<ClockOut>,
-    /// `board`, `position`, … ([`rules::Position`]), or `"board":null`.
+    /// `board`, `position`, … ([`game_queries::Position`]), or `"board":null`.
     #[serde(flatten)]
     position: PositionOut<'a>,
     thinking: Option<ThinkingOut<'a>>,
@@ -226,7 +228,7 @@ struct StateOut<'a> {
 #[derive(Serialize)]
 #[serde(untagged)]
 enum PositionOut<'a> {
-    Known(&'a rules::Position),
+    Known(&'a game_queries::Position),
     Unknown { board: () },
 }
 

@@ -79,7 +79,7 @@ fn huge_action_lists_are_cut_and_long_chains_typed() {
     assert_eq!(s, 200);
     assert!(a.starts_with("{\"partial\":true,"), "{}", &a[..80]);
     let n = a.matches("{\"token\":").count();
-    assert!(n > 1000 && n < super::rules::ACTIONS_LISTED, "{n}");
+    assert!(n > 1000 && n < super::game_queries::ACTIONS_LISTED, "{n}");
     assert!(!a.contains("\"g6/3f5/2e4/1d4\""), "a 3-link chain is not listed");
     let (s, b) = call(&mut g, "GET", "/api/actions", &[("prefix", "g6/3f5/2e4/1d4")]);
     assert_eq!(s, 200, "{b}");
@@ -750,7 +750,7 @@ fn a_tall_stack_does_not_list_millions_of_actions_on_a_state_change() {
     assert_eq!(s, 200, "{b}");
     let n: usize =
         b.split("\"legal_actions\":").nth(1).and_then(|r| r.split([',', '}']).next()).and_then(|v| v.parse().ok()).unwrap();
-    assert!(n > 0 && n < rules::ACTIONS_LISTED, "legal_actions {n}");
+    assert!(n > 0 && n < game_queries::ACTIONS_LISTED, "legal_actions {n}");
 }
 
 /// The fuzz target's checks ([`fuzz_request`]) on requests built from
@@ -824,7 +824,7 @@ mod requests {
 /// (Here in the GUI's tests because its API is private to the module.)
 #[test]
 fn every_announced_variant_is_accepted_by_every_tool() {
-    use crate::tools::{bench, perft_cli, PerftArgs};
+    use crate::perft_bench::{bench, perft_cli, PerftArgs};
     use tetrarch_core::fuzzing::Target;
     let (out, cap) = Out::buffer();
     let mut e = Engine::new(out);
