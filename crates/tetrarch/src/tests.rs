@@ -611,13 +611,30 @@ fn searchmoves_are_checked_before_the_search() {
 
 #[test]
 fn run_script_is_deterministic() {
-    let s = "uci\nposition startpos moves e2e3\ngo depth 2\ngo perft 2\nd\nbench\ngo infinite\nquit\nd";
+    let s = "uci\nposition startpos moves e2e3\ngo depth 2\ngo perft 2 actions\nd\nbench\ngo infinite\nquit\nd";
     let strip = |v: Vec<String>| -> Vec<String> { v.into_iter().filter(|l| !l.starts_with("info depth")).collect() };
     let a = strip(crate::run_script(s));
     assert_eq!(a, strip(crate::run_script(s)));
     assert!(a.iter().any(|l| l == "Nodes searched: 144"), "{a:?}");
     assert_eq!(a.iter().filter(|l| l.starts_with("bestmove")).count(), 1, "{a:?}");
     assert!(a.last().unwrap().starts_with("Legal turns: "), "{a:?}");
+}
+
+/// The fuzz harness skips perft deeper than one turn or two actions (a
+/// quadranj perft 3 ran for over twenty minutes inside the fuzzer): those
+/// lines print nothing, the shallow ones still count.
+#[test]
+fn run_script_skips_deep_perft() {
+    let nodes = |script: &str| -> Vec<String> {
+        crate::run_script(&format!("setoption name UCI_Variant value quadranj\nposition startpos\n{script}"))
+            .into_iter()
+            .filter(|l| l.starts_with("Nodes searched"))
+            .collect()
+    };
+    assert_eq!(nodes("go perft 1"), ["Nodes searched: 9076"]);
+    assert_eq!(nodes("go perft 2 actions"), ["Nodes searched: 9076"]);
+    assert!(nodes("go perft 2").is_empty());
+    assert!(nodes("go perft 3 actions").is_empty());
 }
 
 const WORDS: &[&str] = &[
