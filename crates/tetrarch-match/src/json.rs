@@ -91,4 +91,19 @@ mod tests {
         );
         assert_eq!(to_line(&["a", "b\""]).unwrap(), r#"["a","b\""]"#);
     }
+
+    /// Found by `resume_records`: a record's 42-digit `points` entry read
+    /// back as a different float (serde_json's fast float parser is not
+    /// correctly rounded without `float_roundtrip`), so writing it again
+    /// changed the record (`…7820000…` then `…7800000…`).
+    #[test]
+    fn large_numbers_read_back_to_the_same_text() {
+        for text in ["117777777777777777777777777777777777777777", "117777777777777820000000000000000000000000", "1e300", "0.1"] {
+            let x: f64 = serde_json::from_str(text).unwrap();
+            let once = to_line(&x).unwrap();
+            let back: f64 = serde_json::from_str(&once).unwrap();
+            assert_eq!(back.to_bits(), x.to_bits(), "{text} -> {once}");
+            assert_eq!(to_line(&back).unwrap(), once);
+        }
+    }
 }
