@@ -28,11 +28,13 @@ mod view;
 
 use crate::bitboard::Bb192;
 use crate::eval::{EvalSink, Weights};
+use crate::game::ActionList;
 use crate::game::{
     Evaluation, Notation, OptionKind, OptionSpec, Outcome, PositionError, Presentation, Rules, SearchHints, Seat, TokenError,
 };
 use board::{Geo, Sq, GEO13, GEO17};
-pub use moves::{Move, MoveKind, MoveList, MAX_PATH};
+pub use moves::{Move, MoveKind, MoveList, DISTINCT_CAPTURE_STATES, INLINE_MOVES, MAX_PATH};
+use moves::{Paths, Seen};
 
 /// A man (uncrowned).
 pub const MAN: u8 = 0;
@@ -423,6 +425,17 @@ impl Rules for QueensKings {
         }
     }
 
+    /// Follows the move's own path: a flying Queen can have millions of
+    /// capture paths, which `legal_actions` would list.
+    fn is_legal(&self, m: Move) -> bool {
+        if self.outcome().is_some() || m.is_empty() {
+            return false;
+        }
+        let mut list = MoveList::default();
+        self.generate_with(self.st.to_move as usize, &mut list, Paths::Follow(&m));
+        list.contains(&m)
+    }
+
     fn make(&mut self, m: Move) -> State {
         self.make_move(m)
     }
@@ -489,6 +502,22 @@ impl Evaluation for QueensKings {
 }
 
 impl SearchHints for QueensKings {
+    /// One capture path per distinct capture state (`Paths::Distinct`):
+    /// with `QK_QueenLanding = free` a Queen's paths can number in the
+    /// hundreds of thousands (and more), most of them ending in the same
+    /// positions.
+    /// Positions with at most [`INLINE_MOVES`] moves (all but a few) get the
+    /// legal list unchanged; the others are listed again that way.
+    fn search_actions(&self, out: &mut MoveList) {
+        out.clear();
+        let c = self.st.to_move as usize;
+        if self.outcome().is_none() && !self.generate_with(c, out, Paths::AtMost(INLINE_MOVES)) {
+            out.clear();
+            let mut seen = Seen::new();
+            self.generate_with(c, out, Paths::Distinct(&mut seen));
+        }
+    }
+
     /// Free-for-all only (Best-Reply Search): colour `seat` moves next if it
     /// is in the game and has a move; nothing else changes (the draw
     /// counter counts turns played, and none was). In teams and duel a

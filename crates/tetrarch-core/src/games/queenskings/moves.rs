@@ -187,6 +187,76 @@ fn queen_can_capture(g: &Geo, capt: Bb192, s: Sq, occ: Bb192) -> bool {
     false
 }
 
+/// Slots of [`Seen`]: a power of two.
+const SEEN_SLOTS: usize = 1 << 15;
+
+/// Most capture states [`Paths::Distinct`] expands in one position (three
+/// quarters of the set's slots, so probes stay short); past it the search's
+/// list leaves the remaining capture states out.
+pub const DISTINCT_CAPTURE_STATES: usize = SEEN_SLOTS / 4 * 3;
+
+/// The capture states a [`Paths::Distinct`] listing has expanded: an
+/// open-addressing set of 64-bit hashes of (start square, square, piece
+/// type, pieces captured) with a fixed number of slots (256 KB, made only
+/// for the rare positions that need it).
+pub(crate) struct Seen {
+    slots: Box<[u64]>,
+    len: usize,
+}
+
+impl Seen {
+    pub(crate) fn new() -> Seen {
+        Seen { slots: vec![0; SEEN_SLOTS].into_boxed_slice(), len: 0 }
+    }
+
+    /// Adds `key` (never 0); `false` if it was there or the set is full.
+    fn insert(&mut self, key: u64) -> bool {
+        let mut i = (key >> 49) as usize & (SEEN_SLOTS - 1);
+        loop {
+            match self.slots[i] {
+                0 if self.len >= DISTINCT_CAPTURE_STATES => return false,
+                0 => {
+                    self.slots[i] = key;
+                    self.len += 1;
+                    return true;
+                }
+                k if k == key => return false,
+                _ => i = (i + 1) & (SEEN_SLOTS - 1),
+            }
+        }
+    }
+}
+
+/// SplitMix64's finaliser: every input bit moves every output bit, so the
+/// hash of a capture state has no systematic collisions (a square number
+/// XORed into the captured set's bits would).
+#[inline(always)]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Which capture paths a listing writes.
+pub(crate) enum Paths<'a> {
+    /// Every path (the rules, perft, the protocol's lists).
+    All,
+    /// One path per distinct capture state: a state (where the piece stands,
+    /// as what, having captured which pieces) is expanded once, so two paths
+    /// that reach it (the same pieces taken in another order or with other
+    /// landing squares) give one move, and at most
+    /// [`DISTINCT_CAPTURE_STATES`] states are expanded. The paths left out
+    /// end in positions the list already reaches; only past the bound are
+    /// outcomes lost. For the search.
+    Distinct(&'a mut Seen),
+    /// Only the paths that follow this move's squares (legality of one move
+    /// without listing the others).
+    Follow(&'a Move),
+    /// Every path, but the listing stops (incomplete) once the list holds
+    /// more than this many moves.
+    AtMost(usize),
+}
+
 /// Depth-first enumeration of capture sequences (§5.3, §5.5–5.7).
 struct Capturer<'a> {
     g: &'static Geo,
@@ -198,17 +268,48 @@ struct Capturer<'a> {
     immediate: bool,
     mv: Move,
     out: &'a mut MoveList,
+    paths: Paths<'a>,
+    /// Set when a [`Paths::AtMost`] listing went past its bound.
+    stopped: bool,
 }
 
 impl Capturer<'_> {
     #[inline(always)]
     fn emit(&mut self) {
         self.out.0.push(self.mv);
+        if let Paths::AtMost(n) = self.paths {
+            self.stopped |= self.out.len() > n;
+        }
+    }
+
+    /// Whether to go on to the state of a piece of type `ty` on `s` having
+    /// captured `captured` (`ty` 0 for a man crowned where the move ends).
+    #[inline(always)]
+    fn fresh(&mut self, s: Sq, ty: u8, captured: Bb192) -> bool {
+        let Paths::Distinct(seen) = &mut self.paths else { return true };
+        let mut h = mix((self.mv.path[0] as u64) | (s as u64) << 8 | (ty as u64) << 16);
+        for w in captured.0 {
+            h = mix(h ^ w);
+        }
+        seen.insert(h | 1)
+    }
+
+    /// Whether a jump may land on `s` next: always, but when following a
+    /// move, only on that move's next square.
+    #[inline(always)]
+    fn wants(&self, s: Sq) -> bool {
+        match self.paths {
+            Paths::Follow(t) => self.mv.len < t.len && t.path[self.mv.len as usize] == s as u8,
+            _ => true,
+        }
     }
 
     /// Continues the capture of a piece of type `ty` standing on `s`; emits
     /// the path when no jump is left.
     fn extend(&mut self, s: Sq, ty: u8, captured: Bb192, occ: Bb192) {
+        if self.stopped || !self.fresh(s, ty, captured) {
+            return;
+        }
         let any = if ty == QUEEN {
             self.queen_jumps(s, captured, occ)
         } else {
@@ -227,6 +328,9 @@ impl Capturer<'_> {
                 }
                 any = true;
                 let (mid, land) = (mid as Sq, land as Sq);
+                if !self.wants(land) {
+                    continue;
+                }
                 let occ2 = if self.immediate { occ.and_not(Bb192::from_cell(mid)) } else { occ };
                 self.mv.push(land);
                 self.landed(land, ty, captured.with(mid), occ2);
@@ -245,7 +349,12 @@ impl Capturer<'_> {
         if ty == MAN {
             if let Some(new) = self.g.crown_at(self.colour, land) {
                 match self.crown {
-                    CrownInCapture::End => return self.emit(),
+                    CrownInCapture::End => {
+                        if self.fresh(land, 0, captured) {
+                            self.emit();
+                        }
+                        return;
+                    }
                     CrownInCapture::Continue => return self.extend(land, new, captured, occ),
                     CrownInCapture::Final => {}
                 }
@@ -289,18 +398,22 @@ impl Capturer<'_> {
                     // No landing square allows a further jump: any of them,
                     // and the move ends there.
                     for u in lands {
-                        self.mv.push(u);
-                        self.emit();
-                        self.mv.pop();
+                        if self.wants(u) && self.fresh(u, QUEEN, captured2) {
+                            self.mv.push(u);
+                            self.emit();
+                            self.mv.pop();
+                        }
                     }
                     continue;
                 }
                 good
             };
             for u in good {
-                self.mv.push(u);
-                self.extend(u, QUEEN, captured2, occ2);
-                self.mv.pop();
+                if self.wants(u) {
+                    self.mv.push(u);
+                    self.extend(u, QUEEN, captured2, occ2);
+                    self.mv.pop();
+                }
             }
         }
         any
@@ -378,11 +491,21 @@ impl QueensKings {
 
     /// Every legal move of `colour` (§5.8), ignoring whether the game is over.
     pub(crate) fn generate(&self, c: usize, out: &mut MoveList) {
+        self.generate_with(c, out, Paths::All);
+    }
+
+    /// The legal moves of `colour`, with the capture paths `paths` selects;
+    /// `false` if a [`Paths::AtMost`] listing stopped at its bound.
+    pub(crate) fn generate_with(&self, c: usize, out: &mut MoveList, paths: Paths<'_>) -> bool {
         let st = &self.st;
         let g = self.geo;
         let own = st.by_colour[c];
         let (cm, ck, cq) = self.jumpers(c);
         if (cm | ck | cq).any() {
+            let only = match paths {
+                Paths::Follow(t) if !t.is_empty() => Some(t.from()),
+                _ => None,
+            };
             let mut cap = Capturer {
                 g,
                 colour: c,
@@ -392,14 +515,19 @@ impl QueensKings {
                 immediate: self.rules.immediate_removal,
                 mv: Move::default(),
                 out,
+                paths,
+                stopped: false,
             };
             for (set, ty) in [(cm, MAN), (ck, KING), (cq, QUEEN)] {
                 for s in set {
+                    if only.is_some_and(|o| o != s) {
+                        continue;
+                    }
                     cap.mv = Move::start(MoveKind::Capture, s);
                     cap.extend(s, ty, Bb192::EMPTY, st.occ.and_not(Bb192::from_cell(s)));
                 }
             }
-            return;
+            return !cap.stopped;
         }
         let empty = g.valid & !st.occ;
         let men = own & st.by_type[MAN as usize];
@@ -441,6 +569,7 @@ impl QueensKings {
                 }
             }
         }
+        true
     }
 
     /// Hop chains (§5.4) of a piece of type `ty` now on `s`.

@@ -661,6 +661,9 @@ mod properties {
     /// the incremental key equals the key from scratch, the string
     /// round-trips, and the position after each move (eliminations,
     /// crowning, counters) equals the simple implementation's.
+    /// Positions with more legal moves end a random game.
+    const MANY: usize = 20_000;
+
     fn check_game(opts: Options, start: &str, picks: &[u16]) -> Result<(), TestCaseError> {
         let mut p = QueensKings::from_position_string(start, &opts).unwrap();
         let mut naive = Naive::parse(start, opts);
@@ -671,16 +674,34 @@ mod properties {
             prop_assert_eq!(q.position_string(), s.clone());
             prop_assert_eq!(q.key(), p.key());
             prop_assert_eq!(p.key(), p.key_from_scratch());
+            let mut l = MoveList::default();
+            if !p.generate_with(p.st.to_move as usize, &mut l, moves::Paths::AtMost(MANY)) {
+                // A flying Queen's hundreds of thousands of paths (or
+                // more): the simple generator would take minutes (such
+                // positions have their own tests above).
+                break;
+            }
+            l.clear();
+            p.legal_actions(&mut l);
             let got = fast_tokens(&p);
             prop_assert_eq!(&got, &naive.tokens(), "{}", s);
             if got.is_empty() {
                 break;
             }
-            let mut l = MoveList::default();
-            p.legal_actions(&mut l);
+            let mut search = MoveList::default();
+            p.search_actions(&mut search);
+            if l.len() <= INLINE_MOVES {
+                prop_assert_eq!(&search[..], &l[..], "the search lists the legal moves: {}", s);
+            }
             let mut seen = std::collections::HashSet::new();
             for &m in l.iter() {
                 prop_assert!(seen.insert(m), "duplicate {:?} in {}", m, s);
+                prop_assert!(p.is_legal(m), "{:?} in {}", m, s);
+                if m.len() > 2 {
+                    let cut: Vec<_> = m.squares().take(m.len() - 1).collect();
+                    let cut = Move::new(m.kind(), &cut);
+                    prop_assert_eq!(p.is_legal(cut), l.contains(&cut), "{:?} in {}", cut, s);
+                }
                 let t = crate::game::action_string(&p, m);
                 prop_assert_eq!(p.parse_action(&t), Ok(m));
                 let before = p.st;
@@ -811,4 +832,88 @@ fn the_nine_by_nine_variants_play_with_their_tuned_weights() {
     let (nine, big) =
         (super::QueensKings::default_weights("queenskings9-duel"), super::QueensKings::default_weights("queenskings-duel"));
     assert_eq!(nine.values, big.values);
+}
+
+// ---- positions with very many capture paths -------------------------------------------
+
+/// Free-for-all, 17x17, `QK_QueenLanding = free`, `QK_CapturedRemoval =
+/// immediate`, `QK_CrownInCapture = continue`: E's Queen on a7 has a few
+/// hundred thousand capture paths (every landing square of every jump is a
+/// choice) ending in tens of thousands of positions. Reached by a random
+/// game from the start (the property test met a worse one).
+const MANY_PATHS: &str = "17/15wm1/2wm14/17/2wm3wm10/17/6wm3nm3em2/1wm1wm13/2wm7nk1nm3em/5wm11/eq16/11sm3em1/wm1wm3sm1sm3sm4/7sm5em1em1/2sm7sm6/7sm1sm1sm1em3/17 e swne 1 144";
+
+fn many_paths_options(crown: CrownInCapture) -> Options {
+    let mut o = opts_of("queenskings");
+    o.crown = crown;
+    o.queen_landing_free = true;
+    o.immediate_removal = true;
+    o
+}
+
+/// The positions `list`'s moves lead to.
+fn reached(p: &mut QueensKings, list: &MoveList) -> std::collections::BTreeSet<String> {
+    let mut keys = std::collections::BTreeSet::new();
+    for &m in list.iter() {
+        let u = p.make(m);
+        keys.insert(p.position_string());
+        p.unmake(m, u);
+    }
+    keys
+}
+
+/// Below the bound on capture states, the search's list keeps one path per
+/// distinct outcome: every position the legal list reaches, each once.
+#[test]
+fn the_search_lists_one_capture_path_per_outcome() {
+    // E's Queen on a15, the same rules but `QK_CrownInCapture = end`:
+    // 141,993 paths, 5,834 positions after them (both counted here).
+    let s = "17/17/eq7nm8/5nm11/17/3wm5nm7/2wm3wm10/17/wm1wm7em5em/1wm5sm5em1em1/2wm3sm10/3wm11em1/wm5wm7em2/9sm7/14wm2/7sm1sm1sm5/17 e swne 0 120";
+    let mut p = pos_with(many_paths_options(CrownInCapture::End), s);
+    let (mut all, mut few) = (MoveList::default(), MoveList::default());
+    p.legal_actions(&mut all);
+    p.search_actions(&mut few);
+    let (from_all, from_few) = (reached(&mut p, &all), reached(&mut p, &few));
+    assert!(all.len() > 20 * from_all.len(), "{} paths, {} positions", all.len(), from_all.len());
+    assert!(from_few == from_all, "{} positions from the search's list, {} from the legal list", from_few.len(), from_all.len());
+    assert_eq!(few.len(), from_few.len(), "no two moves of the search's list reach one position");
+    assert!(few.iter().all(|&m| p.is_legal(m)));
+}
+
+/// Past the bound the search's list is cut: bounded, never empty, every
+/// move legal and leading to a position a legal move leads to.
+#[test]
+fn the_search_list_of_a_flying_queen_is_bounded() {
+    let mut p = pos_with(many_paths_options(CrownInCapture::Continue), MANY_PATHS);
+    let (mut all, mut few) = (MoveList::default(), MoveList::default());
+    p.legal_actions(&mut all);
+    p.search_actions(&mut few);
+    assert!(all.len() > 300_000, "{} paths", all.len());
+    assert!(!few.is_empty() && few.len() <= DISTINCT_CAPTURE_STATES, "{} moves", few.len());
+    let (from_all, from_few) = (reached(&mut p, &all), reached(&mut p, &few));
+    assert!(from_few.is_subset(&from_all));
+    assert_eq!(few.len(), from_few.len());
+    assert!(few.iter().all(|&m| p.is_legal(m)));
+}
+
+/// `is_legal` follows the move's own path: it accepts every legal path and
+/// refuses a path cut short, one that goes on past its end, and a step.
+#[test]
+fn is_legal_follows_one_capture_path() {
+    let p = pos_with(many_paths_options(CrownInCapture::Continue), MANY_PATHS);
+    let mut all = MoveList::default();
+    p.legal_actions(&mut all);
+    let mut refused = 0;
+    for (i, &m) in all.iter().enumerate().step_by(97) {
+        assert!(p.is_legal(m), "{:?}", m);
+        let squares: Vec<_> = m.squares().collect();
+        let cut = Move::new(MoveKind::Capture, &squares[..squares.len() - 1]);
+        if squares.len() > 2 && !all.contains(&cut) {
+            assert!(!p.is_legal(cut), "{:?}", cut);
+            refused += 1;
+        }
+        let longer = [&squares[..], &[squares[i % squares.len()]]].concat();
+        assert!(!p.is_legal(Move::new(MoveKind::Capture, &longer)));
+    }
+    assert!(refused > 100, "{refused}");
 }
