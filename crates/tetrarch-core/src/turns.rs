@@ -8,7 +8,7 @@
 
 use core::sync::atomic::{AtomicBool, Ordering};
 
-use crate::game::{action_string, turn_done, Game, TokenError};
+use crate::game::{action_string, turn_done, ActionList, Game, TokenError};
 
 /// The token of the turn made of `actions`, played from `g`.
 pub fn turn_string<G: Game>(g: &G, actions: &[G::Action]) -> String {
@@ -122,6 +122,34 @@ fn for_each_turn<G: Game>(g: &G, mut f: impl FnMut(&[G::Action]) -> bool) -> boo
     }
     let mut pos = g.clone();
     walk(&mut pos, &mut Vec::new(), &mut f)
+}
+
+/// One legal turn of `g` built action by action from the search's lists
+/// (`search_actions`, never the millions of actions some positions have):
+/// `pick(n)` chooses the index of the next action among `n`. `None` if the
+/// seat to move has no action. The pass that ends a turn after its first
+/// action is kept at the end, as in [`legal_turns`].
+pub fn turn_by_actions<G: Game>(g: &G, mut pick: impl FnMut(usize) -> usize) -> Option<Vec<G::Action>> {
+    let mut pos = g.clone();
+    let mut list = G::Actions::default();
+    let mut turn = Vec::new();
+    loop {
+        list.clear();
+        pos.search_actions(&mut list);
+        if list.is_empty() {
+            // A turn is never left unfinished with actions played.
+            return None;
+        }
+        let a = list[pick(list.len()) % list.len()];
+        turn.push(a);
+        if turn.len() > 1 && pos.is_pass(a) {
+            return Some(turn);
+        }
+        pos.make(a);
+        if turn_done(&pos) {
+            return Some(turn);
+        }
+    }
 }
 
 /// Every legal turn of `g` as (token, actions), sorted by token bytes.
@@ -405,7 +433,7 @@ pub fn divide<G: Game>(g: &G, depth: u32, actions_level: bool) -> Result<Vec<(St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Notation, Rules};
+    use crate::game::{Notation, Rules, SearchHints};
     use crate::games::fourchess::{FourChess, Options};
 
     #[test]
@@ -447,5 +475,32 @@ mod tests {
         assert!(legal_turns_up_to(&tall, TURN_LIST_LIMIT).is_none());
         assert_eq!(divide(&tall, 1, false), Err(DivideError::TooManyTurns));
         assert_eq!(divide(&tall, 1, true).map(|d| d.iter().map(|r| r.1).sum::<u64>()), Ok(perft_actions(&mut tall.clone(), 1)));
+    }
+
+    /// `turn_by_actions` builds whole legal turns: one action in chess,
+    /// two in Quattuor Reges (with its early end), and the first legal
+    /// action each time with `pick` = 0.
+    #[test]
+    fn turns_built_action_by_action_are_legal() {
+        use crate::games::{quattuor::Quattuor, teamchess::TeamChess};
+        fn check<G: Game>(g: &G) {
+            let legal: Vec<String> = legal_turns(g).into_iter().map(|(t, _)| t).collect();
+            let mut seed = 12345u64;
+            for _ in 0..50 {
+                let t = turn_by_actions(g, |n| {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    (seed >> 33) as usize % n
+                })
+                .unwrap();
+                assert!(legal.contains(&turn_string(g, &t)), "{}", turn_string(g, &t));
+            }
+        }
+        let q = Quattuor::startpos(&Quattuor::default_options("quattuor"));
+        check(&q);
+        let t = TeamChess::startpos(&TeamChess::default_options("teamchess"));
+        check(&t);
+        let mut first = <TeamChess as Rules>::Actions::default();
+        t.search_actions(&mut first);
+        assert_eq!(turn_by_actions(&t, |_| 0), Some(vec![first[0]]));
     }
 }

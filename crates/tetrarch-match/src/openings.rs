@@ -1,7 +1,7 @@
 //! Openings: read from a file or generated (random set-ups, random turns),
 //! all checked with the rules before the first game.
 
-use tetrarch_core::turns::{legal_turns, parse_turn, play_turn};
+use tetrarch_core::turns::{legal_turns_up_to, parse_turn, play_turn, turn_by_actions, turn_string};
 
 use crate::games::GameInfo;
 
@@ -173,6 +173,29 @@ pub fn read_openings<G: GameInfo>(path: &std::path::Path, opts: &G::Options) -> 
     Ok(out)
 }
 
+/// Most legal turns listed to draw a random one from them.
+const RANDOM_TURN_LIST: usize = 100_000;
+
+/// A random legal turn of `g` as (token, actions): drawn uniformly from the
+/// legal turns when there are at most [`RANDOM_TURN_LIST`], else built
+/// action by action from the search's lists (a tall Quadranj stack has tens
+/// of millions of turns: listing them took 24 GB).
+fn random_turn<G: GameInfo>(g: &G, rng: &mut Rng) -> Option<(String, Vec<G::Action>)> {
+    match legal_turns_up_to(g, RANDOM_TURN_LIST) {
+        Some(mut turns) => {
+            if turns.is_empty() {
+                return None;
+            }
+            let i = rng.below(turns.len());
+            Some(turns.swap_remove(i))
+        }
+        None => {
+            let acts = turn_by_actions(g, |n| rng.below(n))?;
+            Some((turn_string(g, &acts), acts))
+        }
+    }
+}
+
 /// The opening of opening number `index`: the file's line (cycling), or the
 /// start (a random set-up for each seat in games with one, when `random_setup`),
 /// then `plies` random legal turns; all from `seed` and `index`, so a match
@@ -213,19 +236,17 @@ pub fn make_opening<G: GameInfo>(
         let mut o = base.clone();
         let mut ok = true;
         for _ in 0..plies {
-            let turns = legal_turns(&g);
-            if turns.is_empty() {
+            let Some((tok, acts)) = random_turn(&g, &mut rng) else {
                 ok = false;
                 break;
-            }
-            let (tok, acts) = &turns[rng.below(turns.len())];
+            };
             hist.push(g.key());
-            play_turn(&mut g, acts);
+            play_turn(&mut g, &acts);
             if g.outcome().is_some() || g.history_outcome(&hist).is_some() {
                 ok = false;
                 break;
             }
-            o.turns.push(tok.clone());
+            o.turns.push(tok);
         }
         if ok {
             return o;
@@ -298,6 +319,23 @@ mod tests {
             assert!(matches!(o.start, Start::Setup(_)), "{o:?}");
             o.replay::<Quadranj>(&opts).unwrap();
         }
+    }
+
+    /// After these two turns the Quadranj seat to move has a tall stack:
+    /// millions of legal turns. Listing them to draw one took 24 GB (a
+    /// `datagen` run was killed by the kernel); the random turns are now
+    /// built action by action there.
+    #[test]
+    fn random_turns_from_a_tall_stack_are_drawn_without_listing_them() {
+        let opts = Quadranj::default_options("quadranj");
+        let tall = Opening { start: Start::Startpos, turns: vec!["d2b3d3b4c4+c2,a1b1".into(), "f5g5e6e7f7+g6,f8f7".into()] };
+        let (g, _) = tall.replay::<Quadranj>(&opts).unwrap();
+        assert!(tetrarch_core::turns::count_turns_up_to(&g, RANDOM_TURN_LIST as u64).is_none());
+        let a = make_opening::<Quadranj>(Some(std::slice::from_ref(&tall)), 3, false, &opts, 7, 0);
+        let b = make_opening::<Quadranj>(Some(std::slice::from_ref(&tall)), 3, false, &opts, 7, 0);
+        assert_eq!(a, b);
+        assert_eq!(a.turns.len(), 5, "{a:?}");
+        a.replay::<Quadranj>(&opts).unwrap();
     }
 
     #[test]

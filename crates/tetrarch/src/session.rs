@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use tetrarch_core::eval::Weights;
 use tetrarch_core::game::{turn_done, Game, OptionSpec, Outcome, PositionError};
 use tetrarch_core::turns::{
-    count_turns_up_to, divide_until, legal_turns, legal_turns_up_to, line_to_turns, parse_turn, perft_until, play_turn,
+    count_turns_up_to, divide_until, legal_turns_up_to, line_to_turns, parse_turn, perft_until, play_turn, turn_by_actions,
     turn_string, DivideError, TURN_LIST_LIMIT,
 };
 use tetrarch_search::{Clock, Config, Info, Limits, Score, SearchResult, Searcher, Strategy};
@@ -271,8 +271,8 @@ pub(crate) fn bestmove_line<G: Game>(
     if !best.is_empty() {
         out.error("the search returned an illegal turn; playing the first legal turn");
     }
-    match legal_turns(root).into_iter().next() {
-        Some((_, acts)) => format!("bestmove {}", turn_token(root, opts, &acts)),
+    match turn_by_actions(root, |_| 0) {
+        Some(acts) => format!("bestmove {}", turn_token(root, opts, &acts)),
         None => "bestmove (none)".into(),
     }
 }
