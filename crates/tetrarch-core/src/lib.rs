@@ -21,6 +21,7 @@ pub mod eval;
 pub mod fuzzing;
 pub mod game;
 pub mod games;
+pub mod ranks;
 pub mod registry;
 pub mod turns;
 pub mod view;

@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod men;
+pub mod notation;
 pub mod view;
 
 /// Piece types. A reversed pawn (`fourchess` only) is its own type so that

@@ -5,6 +5,7 @@ use super::moves::Move;
 use super::piece::*;
 use super::{partner, FourChess, Options, MAX_ACTIONS};
 use crate::game::{PositionError, TokenError};
+use crate::games::cross_board::notation::read_board;
 use arrayvec::ArrayVec;
 
 /// Layout A (§9).
@@ -14,15 +15,6 @@ pub const START_B: &str = "yRyNyByKyQyByNyR/yPyPyPyPyPyPyPyP/8/bRbP10rPrR/bNbP10
 
 const COLOURS: [char; 4] = ['w', 'b', 'y', 'r'];
 const PIECES: [char; 7] = LETTERS;
-
-/// The existing files of rank index `y`.
-fn rank_files(y: usize) -> core::ops::RangeInclusive<usize> {
-    if (3..=10).contains(&y) {
-        0..=13
-    } else {
-        3..=10
-    }
-}
 
 fn colour_seat(c: char) -> Option<usize> {
     COLOURS.iter().position(|&x| x == c)
@@ -50,80 +42,33 @@ pub fn parse_position(s: &str, rules: Options) -> Result<FourChess, PositionErro
         ));
     }
     let mut pos = FourChess::empty(rules);
-    let ranks: Vec<&str> = fields[0].split('/').collect();
-    if ranks.len() != 14 {
-        return Err(PositionError::field("board", format!("expected 14 ranks, found {}", ranks.len())));
-    }
     let mut king_count = [0u32; 4];
-    for (i, text) in ranks.iter().enumerate() {
-        let y = 13 - i;
-        let files: Vec<usize> = rank_files(y).collect();
-        let rank_no = y + 1;
-        let mut cell = 0usize;
-        let chars: Vec<char> = text.chars().collect();
-        let mut j = 0;
-        while j < chars.len() {
-            let c = chars[j];
-            if c.is_ascii_digit() {
-                let start = j;
-                while j < chars.len() && chars[j].is_ascii_digit() {
-                    j += 1;
-                }
-                let digits: String = chars[start..j].iter().collect();
-                if digits.starts_with('0') {
-                    return Err(PositionError::field(
-                        "board",
-                        format!("rank {rank_no}: empty count `{digits}` is 0 or has a leading zero"),
-                    ));
-                }
-                let n: usize = digits.parse().unwrap_or(usize::MAX);
-                if n > files.len() - cell {
-                    return Err(PositionError::field(
-                        "board",
-                        format!("rank {rank_no}: too many cells (it has {})", files.len()),
-                    ));
-                }
-                cell += n;
-                continue;
-            }
-            let seat = colour_seat(c)
-                .ok_or_else(|| PositionError::field("board", format!("rank {rank_no}: unknown colour letter `{c}`")))?;
-            let pc = chars
-                .get(j + 1)
-                .copied()
-                .ok_or_else(|| PositionError::field("board", format!("rank {rank_no}: colour `{c}` without a piece letter")))?;
-            let ty = PIECES
-                .iter()
-                .position(|&x| x == pc)
-                .ok_or_else(|| PositionError::field("board", format!("rank {rank_no}: unknown piece letter `{pc}`")))?;
-            if cell >= files.len() {
-                return Err(PositionError::field("board", format!("rank {rank_no}: too many cells (it has {})", files.len())));
-            }
-            let sq_ = sq(files[cell], y);
+    read_board(
+        &fields[0],
+        colour_seat,
+        |c| PIECES.iter().position(|&x| x == c),
+        |seat, ty, sq_| {
             let name = square_name(sq_);
             if ty == PAWN && BACK[seat].has(sq_) {
-                return Err(PositionError::field("board", format!("{name}: a forward pawn on its own back line")));
+                return Err(format!("{name}: a forward pawn on its own back line"));
             }
             if ty <= RPAWN && (BACK[(seat + 1) & 3] | BACK[(seat + 3) & 3]).has(sq_) {
-                return Err(PositionError::field("board", format!("{name}: a pawn on an enemy's back line")));
+                return Err(format!("{name}: a pawn on an enemy's back line"));
             }
             if ty == PAWN && BACK[partner(seat)].has(sq_) {
-                return Err(PositionError::field("board", format!("{name}: a forward pawn on its partner's back line")));
+                return Err(format!("{name}: a forward pawn on its partner's back line"));
             }
             if ty == RPAWN && PAWN_LINE[seat].has(sq_) {
-                return Err(PositionError::field("board", format!("{name}: a reversed pawn on its own pawn line")));
+                return Err(format!("{name}: a reversed pawn on its own pawn line"));
             }
             if ty == KING {
                 king_count[seat] += 1;
             }
             pos.put(seat, ty, sq_);
-            cell += 1;
-            j += 2;
-        }
-        if cell != files.len() {
-            return Err(PositionError::field("board", format!("rank {rank_no} has {cell} cells, expected {}", files.len())));
-        }
-    }
+            Ok(())
+        },
+    )
+    .map_err(|e| PositionError::field("board", e.to_string()))?;
     for (seat, &n) in king_count.iter().enumerate() {
         if n != 1 {
             return Err(PositionError::field("board", format!("colour `{}` has {n} Kings, expected exactly 1", COLOURS[seat])));

@@ -1,11 +1,12 @@
 //! Position strings (§7), action tokens (§8) and the text board of `d`.
 
-use super::board::Sq;
+use super::board::{Geo, Sq};
 use super::cell::{self, T_GUARD, T_PILOT, T_ROYAL, WALL};
 use super::moves::{kind, Action};
 use super::{Burglar, Options, Quadranj};
 use crate::bitboard::Bb128;
 use crate::game::{PositionError, Rules, TokenError};
+use crate::ranks::{first_char, read_ranks};
 
 const FIELDS: [&str; 9] = [
     "board",
@@ -48,6 +49,69 @@ fn write_tally(v: u32, out: &mut String) {
     }
 }
 
+/// One unit of field 1 at the start of `t` (`X`, `rK`, `b3B`, …) as its
+/// cell code, and the bytes it takes.
+fn read_unit(t: &str, letters: &[u8]) -> Result<(u8, usize), String> {
+    let b = t.as_bytes();
+    let c = b[0];
+    if c == b'X' {
+        return Ok((WALL, 1));
+    }
+    let Some(seat) = letters.iter().position(|&l| l == c) else {
+        return Err(format!(
+            "character `{}` is not a seat letter ({}), K, G, P, B, X, a digit or `/`",
+            first_char(t),
+            letters.iter().map(|&l| l as char).collect::<String>()
+        ));
+    };
+    let Some(&u) = b.get(1) else {
+        return Err(format!("seat letter `{}` without a unit", c as char));
+    };
+    let digits = b[1..].iter().take_while(|d| d.is_ascii_digit()).count();
+    if digits == 0 {
+        let code = match u {
+            b'K' => cell::unit(seat, T_ROYAL),
+            b'G' => cell::unit(seat, T_GUARD),
+            b'P' => cell::unit(seat, T_PILOT),
+            b'B' => cell::column(seat, 1),
+            _ => return Err(format!("`{}{}` is not a unit (K, G, P, B after a seat letter)", c as char, u as char)),
+        };
+        return Ok((code, 2));
+    }
+    let run = &t[1..1 + digits];
+    let h: usize = run.parse().unwrap_or(usize::MAX);
+    if run.starts_with('0') || h < 2 {
+        return Err(format!("height `{run}` must be 2 or more without leading zeros"));
+    }
+    match b.get(1 + digits) {
+        Some(b'B') => {}
+        Some(&u) if matches!(u, b'K' | b'G' | b'P' | b'X') => {
+            return Err(format!("a height is given to `{}` (only `B` has one)", u as char))
+        }
+        _ => return Err(format!("height `{run}` not followed by `B`")),
+    }
+    if h > cell::MAX_HEIGHT {
+        return Err(format!("a column of height {h} has more pilots than a seat has"));
+    }
+    Ok((cell::column(seat, h), 2 + digits))
+}
+
+/// Field 1's syntax: the cell code of every square.
+fn read_board(field: &str, g: &Geo, letters: &[u8]) -> Result<[u8; 100], PositionError> {
+    let mut cells = [0u8; 100];
+    read_ranks(
+        field,
+        &vec![g.n; g.n],
+        |t| read_unit(t, letters),
+        |file, r, code| {
+            cells[g.sq(file, r)] = code;
+            Ok(())
+        },
+    )
+    .map_err(|e| ferr(1, e.to_string()))?;
+    Ok(cells)
+}
+
 /// Parses and validates a position string (§7.11).
 pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError> {
     let f: Vec<&str> = s.split([' ', '\t']).filter(|w| !w.is_empty()).collect();
@@ -56,117 +120,13 @@ pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError
     }
     let mut p = Quadranj::empty(opts);
     let g = p.geo;
-    let n = g.n;
     let seats = g.seats;
     let letters = &g.letters[..seats];
     let names: [&str; 4] = if seats == 2 { ["Red", "Blue", "", ""] } else { ["Green", "Blue", "Yellow", "Red"] };
     let lname = |s: usize| names[s];
 
     // Field 1: the board's syntax.
-    let ranks: Vec<&str> = f[0].split('/').collect();
-    if ranks.len() != n {
-        return Err(ferr(1, format!("expected {n} ranks, found {}", ranks.len())));
-    }
-    let mut cells = [0u8; 100];
-    for (i, rk) in ranks.iter().enumerate() {
-        let r = n - 1 - i;
-        let rn = r + 1;
-        if rk.is_empty() {
-            return Err(ferr(1, format!("rank {rn} is empty")));
-        }
-        let b = rk.as_bytes();
-        let mut file = 0usize;
-        let mut j = 0;
-        let mut prev_count = false;
-        while j < b.len() {
-            let c = b[j];
-            if c.is_ascii_digit() {
-                let st = j;
-                while j < b.len() && b[j].is_ascii_digit() {
-                    j += 1;
-                }
-                let run = &rk[st..j];
-                if run.starts_with('0') {
-                    return Err(ferr(1, format!("rank {rn}: count `{run}` is 0 or starts with 0")));
-                }
-                if prev_count {
-                    return Err(ferr(1, format!("rank {rn}: two counts touch")));
-                }
-                let v: usize = run.parse().unwrap_or(usize::MAX);
-                if v > n || file + v > n {
-                    return Err(ferr(1, format!("rank {rn} has more than {n} squares")));
-                }
-                file += v;
-                prev_count = true;
-                continue;
-            }
-            prev_count = false;
-            let code;
-            if c == b'X' {
-                code = WALL;
-                j += 1;
-            } else if let Some(seat) = letters.iter().position(|&l| l == c) {
-                j += 1;
-                let Some(&t) = b.get(j) else {
-                    return Err(ferr(1, format!("rank {rn}: seat letter `{}` without a unit", c as char)));
-                };
-                if t.is_ascii_digit() {
-                    let st = j;
-                    while j < b.len() && b[j].is_ascii_digit() {
-                        j += 1;
-                    }
-                    let run = &rk[st..j];
-                    let h: usize = run.parse().unwrap_or(usize::MAX);
-                    if run.starts_with('0') || h < 2 {
-                        return Err(ferr(1, format!("rank {rn}: height `{run}` must be 2 or more without leading zeros")));
-                    }
-                    match b.get(j) {
-                        Some(b'B') => {}
-                        Some(&u) if matches!(u, b'K' | b'G' | b'P' | b'X') => {
-                            return Err(ferr(1, format!("rank {rn}: a height is given to `{}` (only `B` has one)", u as char)))
-                        }
-                        _ => return Err(ferr(1, format!("rank {rn}: height `{run}` not followed by `B`"))),
-                    }
-                    j += 1;
-                    if h > cell::MAX_HEIGHT {
-                        return Err(ferr(1, format!("rank {rn}: a column of height {h} has more pilots than a seat has")));
-                    }
-                    code = cell::column(seat, h);
-                } else {
-                    j += 1;
-                    code = match t {
-                        b'K' => cell::unit(seat, T_ROYAL),
-                        b'G' => cell::unit(seat, T_GUARD),
-                        b'P' => cell::unit(seat, T_PILOT),
-                        b'B' => cell::column(seat, 1),
-                        _ => {
-                            return Err(ferr(
-                                1,
-                                format!("rank {rn}: `{}{}` is not a unit (K, G, P, B after a seat letter)", c as char, t as char),
-                            ))
-                        }
-                    };
-                }
-            } else {
-                return Err(ferr(
-                    1,
-                    format!(
-                        "rank {rn}: character `{}` is not a seat letter ({}), K, G, P, B, X, a digit or `/`",
-                        c as char,
-                        letters.iter().map(|&l| l as char).collect::<String>()
-                    ),
-                ));
-            }
-            if file >= n {
-                return Err(ferr(1, format!("rank {rn} has more than {n} squares")));
-            }
-            cells[g.sq(file, r)] = code;
-            file += 1;
-        }
-        if file != n {
-            return Err(ferr(1, format!("rank {rn} has {file} squares, expected {n}")));
-        }
-    }
+    let cells = read_board(f[0], g, letters)?;
 
     // Field 5: seats in the game.
     let sig = f[4];

@@ -696,9 +696,9 @@ fn bad_position_strings() {
     let cases: [(&str, &str); 28] = [
         ("7bK/8/8/8/8/8/8/7rK r 0 - rb 0/0 ?/? 0", "expected 9 fields"),
         ("7bK/8/8/8/8/8/7rK r 0 - rb 0/0 ?/? 0 1", "field 1 (board): expected 8 ranks"),
-        ("7bK/8/8/8/8/8/7/7rK r 0 - rb 0/0 ?/? 0 1", "rank 2 has 7 squares"),
+        ("7bK/8/8/8/8/8/7/7rK r 0 - rb 0/0 ?/? 0 1", "rank 2 has 7 cells, expected 8"),
         ("7bK/8/8//8/8/8/7rK r 0 - rb 0/0 ?/? 0 1", "rank 5 is empty"),
-        ("7bK/8/8/08/8/8/8/7rK r 0 - rb 0/0 ?/? 0 1", "starts with 0"),
+        ("7bK/8/8/08/8/8/8/7rK r 0 - rb 0/0 ?/? 0 1", "has a leading zero"),
         ("7bK/8/8/r1B7/8/8/8/7rK r 0 - rb 0/0 ?/? 0 1", "height"),
         ("7bK/8/8/r2G6/8/8/8/7rK r 0 - rb 0/0 ?/? 0 1", "a height is given to `G`"),
         ("7bK/8/8/gB7/8/8/8/7rK r 0 - rb 0/0 ?/? 0 1", "character `g`"),

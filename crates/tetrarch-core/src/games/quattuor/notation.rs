@@ -6,6 +6,7 @@ use super::value::*;
 use super::{parse_piece, piece_code, side_of_piece, suit_of, value_of, Piece, Quattuor, MAX_ACTIONS, NONE, SUITS, VALUES};
 use crate::bitboard::Bb256;
 use crate::game::{PositionError, TokenError};
+use crate::ranks::{first_char, read_ranks};
 use arrayvec::ArrayVec;
 
 /// The default set-ups (§4.4): Red's, Black's.
@@ -23,6 +24,29 @@ fn ferr(field: usize, msg: impl AsRef<str>) -> PositionError {
     PositionError::field(format!("field {field} ({})", FIELD_NAMES[field - 1]), msg.as_ref())
 }
 
+/// Field 1's cards, placed on `pos` (each card at most once).
+fn read_board(pos: &mut Quattuor, field: &str) -> Result<(), PositionError> {
+    let widths: Vec<usize> = (0..15).map(width).collect();
+    let card = |t: &str| {
+        let c = first_char(t);
+        let Some(suit) = SUITS.iter().position(|&x| x == c) else {
+            return Err(format!("`{c}` is neither a digit nor a suit letter"));
+        };
+        let Some(v) = t.as_bytes().get(1).and_then(|&x| VALUES.iter().position(|&y| y as u8 == x)) else {
+            return Err(format!("suit letter `{c}` is not followed by a value (7 8 9 T J Q K A)"));
+        };
+        Ok((suit * 8 + v, 2))
+    };
+    let put = |cell: usize, y: usize, p: Piece| {
+        if pos.sq_of[p] != NONE {
+            return Err(format!("piece {} appears more than once", piece_code(p)));
+        }
+        pos.put(p, sq(cell, y));
+        Ok(())
+    };
+    read_ranks(field, &widths, card, put).map_err(|e| ferr(1, e.to_string()))
+}
+
 /// Parses a position string (§9), with every check of §9.2.
 pub fn parse_position(s: &str) -> Result<Quattuor, PositionError> {
     let fields: Vec<&str> = s.split([' ', '\t']).filter(|f| !f.is_empty()).collect();
@@ -34,63 +58,7 @@ pub fn parse_position(s: &str) -> Result<Quattuor, PositionError> {
     }
     let mut pos = Quattuor::empty();
     // ---- field 1: board
-    let ranks: Vec<&str> = fields[0].split('/').collect();
-    if ranks.len() != 15 {
-        return Err(ferr(1, format!("expected 15 ranks, found {}", ranks.len())));
-    }
-    for (i, text) in ranks.iter().enumerate() {
-        let y = 14 - i;
-        let w = width(y);
-        let rank_no = y + 1;
-        let b = text.as_bytes();
-        let mut cell = 0usize;
-        let mut j = 0;
-        while j < b.len() {
-            let c = b[j];
-            if c.is_ascii_digit() {
-                let start = j;
-                while j < b.len() && b[j].is_ascii_digit() {
-                    j += 1;
-                }
-                let digits = &text[start..j];
-                if digits.starts_with('0') {
-                    return Err(ferr(1, format!("rank {rank_no}: empty run `{digits}` is 0 or has a leading zero")));
-                }
-                let n: usize = digits.parse().unwrap_or(usize::MAX);
-                if n > w - cell {
-                    return Err(ferr(1, format!("rank {rank_no}: more than {w} cells")));
-                }
-                cell += n;
-                continue;
-            }
-            let Some(suit) = SUITS.iter().position(|&x| x as u8 == c) else {
-                return Err(ferr(
-                    1,
-                    format!("rank {rank_no}: `{}` is neither a digit nor a suit letter", text[j..].chars().next().unwrap()),
-                ));
-            };
-            let Some(v) = b.get(j + 1).and_then(|&x| VALUES.iter().position(|&y| y as u8 == x)) else {
-                return Err(ferr(
-                    1,
-                    format!("rank {rank_no}: suit letter `{}` is not followed by a value (7 8 9 T J Q K A)", c as char),
-                ));
-            };
-            if cell >= w {
-                return Err(ferr(1, format!("rank {rank_no}: more than {w} cells")));
-            }
-            let p = suit * 8 + v;
-            let at = sq(cell, y);
-            if pos.sq_of[p] != NONE {
-                return Err(ferr(1, format!("piece {} appears more than once", piece_code(p))));
-            }
-            pos.put(p, at);
-            cell += 1;
-            j += 2;
-        }
-        if cell != w {
-            return Err(ferr(1, format!("rank {rank_no} describes {cell} cells, expected {w}")));
-        }
-    }
+    read_board(&mut pos, fields[0])?;
     for p in 0..32 {
         if let Some(at) = pos.square_of(p) {
             let side = side_of_piece(p);

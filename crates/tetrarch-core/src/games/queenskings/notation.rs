@@ -4,6 +4,7 @@ use super::board::*;
 use super::moves::{Move, MoveKind, MoveList};
 use super::{Mode, Options, QueensKings, MAN};
 use crate::game::{PositionError, TokenError};
+use crate::ranks::{first_char, read_ranks};
 
 /// §7.5: `queenskings`, `queenskings-teams`.
 pub const START_17: &str = "2nm1nm1nm1nm1nm1nm1nm2/3nm1nm1nm1nm1nm1nm3/wm3nm1nm1nm1nm1nm3em/1wm13em1/wm1wm11em1em/1wm13em1/wm1wm11em1em/1wm13em1/wm1wm11em1em/1wm13em1/wm1wm11em1em/1wm13em1/wm1wm11em1em/1wm13em1/wm3sm1sm1sm1sm1sm3em/3sm1sm1sm1sm1sm1sm3/2sm1sm1sm1sm1sm1sm1sm2 s swne 0 1";
@@ -64,6 +65,53 @@ fn parse_number(field: &str, what: &str) -> Result<u32, PositionError> {
         .ok_or_else(|| PositionError::field(what, format!("`{field}` is too large (at most 1000000000)")))
 }
 
+/// Field 1 (§7): the pieces, placed on `pos`; the number of pieces of
+/// each colour.
+fn read_board(pos: &mut QueensKings, field: &str) -> Result<[u32; 4], PositionError> {
+    let opts = pos.rules;
+    let g = pos.geo;
+    let playing = opts.colours();
+    let mut counts = [0u32; 4];
+    let piece = |t: &str| {
+        let c = first_char(t);
+        let Some(colour) = SEAT_LETTERS.iter().position(|&x| x == c) else {
+            return Err(if TYPE_LETTERS.contains(&c) {
+                format!("type letter `{c}` without a seat letter before it")
+            } else {
+                format!("`{c}` is not a seat letter, type letter, digit or `/`")
+            });
+        };
+        let ty = match t.as_bytes().get(1) {
+            Some(b'm') => MAN,
+            Some(b'k') => super::KING,
+            Some(b'q') => super::QUEEN,
+            _ => return Err(format!("seat letter `{c}` is not followed by m, k or q")),
+        };
+        if playing >> colour & 1 == 0 {
+            return Err(format!("seat `{c}` does not play in {}", variant_name(&opts)));
+        }
+        Ok(((colour, ty), 2))
+    };
+    let put = |f: usize, r: usize, (colour, ty): (usize, u8)| {
+        let name = format!("{}{}", (b'a' + f as u8) as char, r + 1);
+        if (f + r) & 1 != 0 {
+            return Err(format!("{name}: a piece on an unplayable (light) square"));
+        }
+        let s = sq(f, r);
+        if ty == MAN && s == g.centre {
+            return Err(format!("{name}: a man on the centre (it would be a King)"));
+        }
+        if ty == MAN && g.qedge[colour].has(s) {
+            return Err(format!("{name}: a man of `{}` on its own Queen edge (it would be a Queen)", SEAT_LETTERS[colour]));
+        }
+        pos.put(colour, ty, s);
+        counts[colour] += 1;
+        Ok(())
+    };
+    read_ranks(field, &vec![g.n; g.n], piece, put).map_err(|e| PositionError::field("board", e.to_string()))?;
+    Ok(counts)
+}
+
 /// Parses a position string (§7) under `opts`, with the checks of §7.6.
 pub fn parse_position(s: &str, opts: Options) -> Result<QueensKings, PositionError> {
     let fields: Vec<&str> = s.split([' ', '\t']).filter(|f| !f.is_empty()).collect();
@@ -77,103 +125,10 @@ pub fn parse_position(s: &str, opts: Options) -> Result<QueensKings, PositionErr
         ));
     }
     let mut pos = QueensKings::empty(opts);
-    let g = pos.geo;
-    let n = g.n;
     let playing = opts.colours();
 
     // -- board
-    let ranks: Vec<&str> = fields[0].split('/').collect();
-    if ranks.len() != n {
-        return Err(PositionError::field("board", format!("expected {n} ranks, found {}", ranks.len())));
-    }
-    let mut counts = [0u32; 4];
-    for (i, text) in ranks.iter().enumerate() {
-        let r = n - 1 - i;
-        let rank_no = r + 1;
-        if text.is_empty() {
-            return Err(PositionError::field("board", format!("rank {rank_no} is empty")));
-        }
-        let b = text.as_bytes();
-        let mut cell = 0usize;
-        let mut j = 0;
-        while j < b.len() {
-            let ch = b[j];
-            if ch.is_ascii_digit() {
-                let start = j;
-                while j < b.len() && b[j].is_ascii_digit() {
-                    j += 1;
-                }
-                let digits = &text[start..j];
-                if digits.starts_with('0') {
-                    return Err(PositionError::field(
-                        "board",
-                        format!("rank {rank_no}: empty count `{digits}` is 0 or starts with 0"),
-                    ));
-                }
-                let k: usize = digits.parse().unwrap_or(usize::MAX);
-                if k > n - cell {
-                    return Err(PositionError::field("board", format!("rank {rank_no} has more than {n} cells")));
-                }
-                cell += k;
-                continue;
-            }
-            let c = ch as char;
-            let Some(colour) = SEAT_LETTERS.iter().position(|&x| x == c) else {
-                if TYPE_LETTERS.contains(&c) {
-                    return Err(PositionError::field(
-                        "board",
-                        format!("rank {rank_no}: type letter `{c}` without a seat letter before it"),
-                    ));
-                }
-                let shown = text[j..].chars().next().unwrap_or('?');
-                return Err(PositionError::field(
-                    "board",
-                    format!("rank {rank_no}: `{shown}` is not a seat letter, type letter, digit or `/`"),
-                ));
-            };
-            let ty = match b.get(j + 1).map(|&t| t as char) {
-                Some('m') => MAN,
-                Some('k') => super::KING,
-                Some('q') => super::QUEEN,
-                _ => {
-                    return Err(PositionError::field(
-                        "board",
-                        format!("rank {rank_no}: seat letter `{c}` is not followed by m, k or q"),
-                    ))
-                }
-            };
-            if playing >> colour & 1 == 0 {
-                return Err(PositionError::field(
-                    "board",
-                    format!("rank {rank_no}: seat `{c}` does not play in {}", variant_name(&opts)),
-                ));
-            }
-            if cell >= n {
-                return Err(PositionError::field("board", format!("rank {rank_no} has more than {n} cells")));
-            }
-            let (f, name) = (cell, format!("{}{}", (b'a' + cell as u8) as char, rank_no));
-            if (f + r) & 1 != 0 {
-                return Err(PositionError::field("board", format!("{name}: a piece on an unplayable (light) square")));
-            }
-            let s = sq(f, r);
-            if ty == MAN && s == g.centre {
-                return Err(PositionError::field("board", format!("{name}: a man on the centre (it would be a King)")));
-            }
-            if ty == MAN && g.qedge[colour].has(s) {
-                return Err(PositionError::field(
-                    "board",
-                    format!("{name}: a man of `{c}` on its own Queen edge (it would be a Queen)"),
-                ));
-            }
-            pos.put(colour, ty, s);
-            counts[colour] += 1;
-            cell += 1;
-            j += 2;
-        }
-        if cell != n {
-            return Err(PositionError::field("board", format!("rank {rank_no} has {cell} cells, expected {n}")));
-        }
-    }
+    let counts = read_board(&mut pos, fields[0])?;
     let most = opts.start_count();
     for (c, &k) in counts.iter().enumerate() {
         if k > most {

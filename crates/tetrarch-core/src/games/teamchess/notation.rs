@@ -5,6 +5,7 @@ use super::{castle, Options, TeamChess, MAX_ACTIONS};
 use crate::game::{PositionError, Rules, TokenError};
 use crate::games::cross_board::board::*;
 use crate::games::cross_board::men::{code, render as render_men, Men};
+use crate::games::cross_board::notation::read_board;
 use crate::games::cross_board::piece::*;
 use arrayvec::ArrayVec;
 
@@ -91,11 +92,12 @@ fn finish(mut p: TeamChess, king_count: [u32; 4]) -> Result<TeamChess, PositionE
     Ok(p)
 }
 
-fn put_checked(men: &mut Men, seat: usize, ty: usize, s: Sq, kings: &mut [u32; 4]) -> Result<(), PositionError> {
+fn put_checked(men: &mut Men, seat: usize, ty: usize, s: Sq, kings: &mut [u32; 4]) -> Result<(), String> {
     if ty == PAWN && !pawn_square_ok(seat, s) {
-        return Err(PositionError::field(
-            "board",
-            format!("{}: a pawn of `{}` on its back line or on or beyond its promotion line", square_name(s), COLOURS[seat]),
+        return Err(format!(
+            "{}: a pawn of `{}` on its back line or on or beyond its promotion line",
+            square_name(s),
+            COLOURS[seat]
         ));
     }
     if ty == KING {
@@ -116,58 +118,8 @@ pub fn parse_position(s: &str, rules: Options) -> Result<TeamChess, PositionErro
     }
     let mut men = Men::default();
     let mut kings = [0u32; 4];
-    let ranks: Vec<&str> = fields[0].split('/').collect();
-    if ranks.len() != 14 {
-        return Err(PositionError::field("board", format!("expected 14 ranks, found {}", ranks.len())));
-    }
-    for (i, text) in ranks.iter().enumerate() {
-        let y = 13 - i;
-        let files: Vec<usize> = (0..14).filter(|&x| exists_xy(x as i32, y as i32)).collect();
-        let rank_no = y + 1;
-        let chars: Vec<char> = text.chars().collect();
-        let (mut cell, mut j) = (0usize, 0usize);
-        while j < chars.len() {
-            if chars[j].is_ascii_digit() {
-                let start = j;
-                while j < chars.len() && chars[j].is_ascii_digit() {
-                    j += 1;
-                }
-                let digits: String = chars[start..j].iter().collect();
-                if digits.starts_with('0') {
-                    return Err(PositionError::field(
-                        "board",
-                        format!("rank {rank_no}: empty count `{digits}` is 0 or has a leading zero"),
-                    ));
-                }
-                let n: usize = digits.parse().unwrap_or(usize::MAX);
-                if n > files.len() - cell {
-                    return Err(PositionError::field(
-                        "board",
-                        format!("rank {rank_no}: too many cells (it has {})", files.len()),
-                    ));
-                }
-                cell += n;
-                continue;
-            }
-            let c = chars[j];
-            let seat = colour_seat(c)
-                .ok_or_else(|| PositionError::field("board", format!("rank {rank_no}: unknown colour letter `{c}`")))?;
-            let pc = *chars
-                .get(j + 1)
-                .ok_or_else(|| PositionError::field("board", format!("rank {rank_no}: colour `{c}` without a piece letter")))?;
-            let ty = piece_type(pc)
-                .ok_or_else(|| PositionError::field("board", format!("rank {rank_no}: unknown piece letter `{pc}`")))?;
-            if cell >= files.len() {
-                return Err(PositionError::field("board", format!("rank {rank_no}: too many cells (it has {})", files.len())));
-            }
-            put_checked(&mut men, seat, ty, sq(files[cell], y), &mut kings)?;
-            cell += 1;
-            j += 2;
-        }
-        if cell != files.len() {
-            return Err(PositionError::field("board", format!("rank {rank_no} has {cell} cells, expected {}", files.len())));
-        }
-    }
+    read_board(fields[0], colour_seat, piece_type, |seat, ty, s| put_checked(&mut men, seat, ty, s, &mut kings))
+        .map_err(|e| PositionError::field("board", e.to_string()))?;
     let side = match fields[1].chars().collect::<Vec<_>>().as_slice() {
         [c] => colour_seat(*c),
         _ => None,
@@ -330,7 +282,7 @@ pub fn parse_fen4(s: &str, rules: Options) -> Result<TeamChess, PositionError> {
                         format!("rank {rank_no}: a piece on a missing cell (column {})", x + 1),
                     ));
                 }
-                put_checked(&mut men, seat, ty, sq(x, y), &mut kings)?;
+                put_checked(&mut men, seat, ty, sq(x, y), &mut kings).map_err(|e| PositionError::field("board", e))?;
                 x += 1;
             }
         }
