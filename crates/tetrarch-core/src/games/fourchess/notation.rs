@@ -44,7 +44,7 @@ pub fn parse_position(s: &str, rules: Options) -> Result<FourChess, PositionErro
     let mut pos = FourChess::empty(rules);
     let mut king_count = [0u32; 4];
     read_board(
-        &fields[0],
+        fields[0],
         colour_seat,
         |c| PIECES.iter().position(|&x| x == c),
         |seat, ty, sq_| {
