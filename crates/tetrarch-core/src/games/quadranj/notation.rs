@@ -112,24 +112,17 @@ fn read_board(field: &str, g: &Geo, letters: &[u8]) -> Result<[u8; 100], Positio
     Ok(cells)
 }
 
-/// Parses and validates a position string (§7.11).
-pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError> {
-    let f: Vec<&str> = s.split([' ', '\t']).filter(|w| !w.is_empty()).collect();
-    if f.len() != 9 {
-        return Err(PositionError::field("position", format!("expected 9 fields, found {}", f.len())));
+/// A seat's name in messages.
+fn seat_name(seats: usize, s: usize) -> &'static str {
+    if seats == 2 {
+        ["Red", "Blue"][s]
+    } else {
+        ["Green", "Blue", "Yellow", "Red"][s]
     }
-    let mut p = Quadranj::empty(opts);
-    let g = p.geo;
-    let seats = g.seats;
-    let letters = &g.letters[..seats];
-    let names: [&str; 4] = if seats == 2 { ["Red", "Blue", "", ""] } else { ["Green", "Blue", "Yellow", "Red"] };
-    let lname = |s: usize| names[s];
+}
 
-    // Field 1: the board's syntax.
-    let cells = read_board(f[0], g, letters)?;
-
-    // Field 5: seats in the game.
-    let sig = f[4];
+/// Field 5: the seats in the game, as a set of bits.
+fn read_in_game(sig: &str, letters: &[u8]) -> Result<u8, PositionError> {
     let mut in_game = 0u8;
     let mut last: i32 = -1;
     if sig.is_empty() {
@@ -148,51 +141,16 @@ pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError
         last = s as i32;
         in_game |= 1 << s;
     }
-    if seats == 2 && sig != "rb" {
+    if letters.len() == 2 && sig != "rb" {
         return Err(ferr(5, "must be `rb` in quadranj"));
     }
-    p.st.in_game = in_game;
+    Ok(in_game)
+}
 
-    // Field 2: seat to move; field 3: action index.
-    let tm = f[1].as_bytes();
-    let to_move = match (tm.len(), tm.first().and_then(|&c| letters.iter().position(|&l| l == c))) {
-        (1, Some(s)) => s,
-        _ => return Err(ferr(2, format!("`{}` is not a seat of the variant", f[1]))),
-    };
-    if in_game >> to_move & 1 == 0 {
-        return Err(ferr(2, format!("{} is out of the game", lname(to_move))));
-    }
-    let index = match f[2] {
-        "0" => 0u8,
-        "1" => 1,
-        t => return Err(ferr(3, format!("`{t}` is not 0 or 1"))),
-    };
-
-    // Field 6: tallies.
-    let ts: Vec<&str> = f[5].split('/').collect();
-    if ts.len() != seats {
-        return Err(ferr(6, format!("expected {seats} entries, found {}", ts.len())));
-    }
-    for (s, t) in ts.iter().enumerate() {
-        p.st.tally[s] = parse_tally(t).ok_or_else(|| ferr(6, format!("`{t}` is not a tally (`2`, `2.5`)")))?;
-    }
-
-    // Fields 8, 9: counters.
-    let quiet =
-        decimal(f[7]).ok_or_else(|| ferr(8, format!("`{}` is not a decimal number without sign or leading zeros", f[7])))?;
-    let limit = 50 * in_game.count_ones() + 1;
-    if quiet > limit {
-        return Err(ferr(8, format!("{quiet} is above {limit}")));
-    }
-    let turn = decimal(f[8]).ok_or_else(|| {
-        ferr(9, format!("`{}` is not a decimal number without sign or leading zeros, at most 1000000000", f[8]))
-    })?;
-    if turn == 0 {
-        return Err(ferr(9, "the turn number starts at 1"));
-    }
-
-    // Field 7: burglars (syntax).
-    let bs: Vec<&str> = f[6].split('/').collect();
+/// Field 7: every seat's burglar (§7.8), checked against the board.
+fn read_burglars(field: &str, g: &Geo, cells: &[u8; 100], in_game: u8) -> Result<[Burglar; 4], PositionError> {
+    let seats = g.seats;
+    let bs: Vec<&str> = field.split('/').collect();
     if bs.len() != seats {
         return Err(ferr(7, format!("expected {seats} entries, found {}", bs.len())));
     }
@@ -226,9 +184,9 @@ pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError
                     return Err(ferr(
                         7,
                         if lev == 0 {
-                            format!("`{t}`: {sq_t} holds no lone pilot of {}", lname(s))
+                            format!("`{t}`: {sq_t} holds no lone pilot of {}", seat_name(seats, s))
                         } else {
-                            format!("`{t}`: {sq_t} holds no column of {} at least {lev} high", lname(s))
+                            format!("`{t}`: {sq_t} holds no column of {} at least {lev} high", seat_name(seats, s))
                         },
                     ));
                 }
@@ -236,11 +194,16 @@ pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError
             }
         };
         if in_game >> s & 1 == 0 && burglar[s] != Burglar::None {
-            return Err(ferr(7, format!("{} is out of the game: its entry must be `-`", lname(s))));
+            return Err(ferr(7, format!("{} is out of the game: its entry must be `-`", seat_name(seats, s))));
         }
     }
+    Ok(burglar)
+}
 
-    // Field 1: units per seat (§7.11 item 3) and Keeps (item 4).
+/// Field 1 against the others: units per seat (§7.11 item 3), Keeps
+/// (item 4), blockers.
+fn check_units(g: &Geo, cells: &[u8; 100], in_game: u8, burglar: &[Burglar; 4]) -> Result<(), PositionError> {
+    let seats = g.seats;
     let max_pilots = if seats == 2 { 8 } else { 6 };
     let mut royals = [0; 4];
     let mut guards = [0; 4];
@@ -267,7 +230,7 @@ pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError
         }
         let s = cell::owner(c);
         if in_game >> s & 1 == 0 {
-            return Err(ferr(1, format!("{} is out of the game but has a unit on {nm}", lname(s))));
+            return Err(ferr(1, format!("{} is out of the game but has a unit on {nm}", seat_name(seats, s))));
         }
         let keep_of = (0..seats).find(|&k| in_game >> k & 1 != 0 && g.keep[k].has(q));
         match cell::kind(c) {
@@ -276,7 +239,10 @@ pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError
                 guards[s] += 1;
                 if let Some(k) = keep_of {
                     if k != s {
-                        return Err(ferr(1, format!("a guard of {} on {nm} stands in {}'s active Keep", lname(s), lname(k))));
+                        return Err(ferr(
+                            1,
+                            format!("a guard of {} on {nm} stands in {}'s active Keep", seat_name(seats, s), seat_name(seats, k)),
+                        ));
                     }
                 }
             }
@@ -289,8 +255,8 @@ pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError
                             1,
                             format!(
                                 "a lone pilot of {} on {nm} stands in {}'s active Keep and is not that seat's revealed burglar (`{nm}!`)",
-                                lname(s),
-                                lname(k)
+                                seat_name(seats, s),
+                                seat_name(seats, k)
                             ),
                         ));
                     }
@@ -308,32 +274,35 @@ pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError
     }
     for s in 0..seats {
         if in_game >> s & 1 != 0 && royals[s] != 1 {
-            return Err(ferr(1, format!("{} has {} royals, expected exactly one", lname(s), royals[s])));
+            return Err(ferr(1, format!("{} has {} royals, expected exactly one", seat_name(seats, s), royals[s])));
         }
         if guards[s] > 3 {
-            return Err(ferr(1, format!("{} has {} guards (at most 3)", lname(s), guards[s])));
+            return Err(ferr(1, format!("{} has {} guards (at most 3)", seat_name(seats, s), guards[s])));
         }
         if pilots[s] > max_pilots {
-            return Err(ferr(1, format!("{} has {} pilots (at most {max_pilots})", lname(s), pilots[s])));
+            return Err(ferr(1, format!("{} has {} pilots (at most {max_pilots})", seat_name(seats, s), pilots[s])));
         }
     }
     let max_blockers = if seats == 2 { 16 } else { 24 };
     if blockers > max_blockers {
         return Err(ferr(1, format!("{blockers} blockers (at most {max_blockers})")));
     }
+    Ok(())
+}
 
-    // Field 4: moved marks.
+/// Field 4: the moved marks (squares, in order; `-` at action index 0).
+fn read_marks(field: &str, index: u8, g: &Geo, cells: &[u8; 100], to_move: usize) -> Result<Bb128, PositionError> {
     let mut marks = Bb128::EMPTY;
     if index == 0 {
-        if f[3] != "-" {
+        if field != "-" {
             return Err(ferr(4, "must be `-` at action index 0"));
         }
     } else {
-        if f[3] == "-" {
+        if field == "-" {
             return Err(ferr(4, "must list the marked squares at action index 1"));
         }
         let mut prev: Option<Sq> = None;
-        for t in f[3].split(',') {
+        for t in field.split(',') {
             let q = g.parse_sq(t).ok_or_else(|| ferr(4, format!("`{t}` is not a square")))?;
             if marks.has(q) {
                 return Err(ferr(4, format!("{t} is repeated")));
@@ -349,6 +318,73 @@ pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError
             prev = Some(q);
         }
     }
+    Ok(marks)
+}
+
+/// Parses and validates a position string (§7.11).
+pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError> {
+    let f: Vec<&str> = s.split([' ', '\t']).filter(|w| !w.is_empty()).collect();
+    if f.len() != 9 {
+        return Err(PositionError::field("position", format!("expected 9 fields, found {}", f.len())));
+    }
+    let mut p = Quadranj::empty(opts);
+    let g = p.geo;
+    let seats = g.seats;
+    let letters = &g.letters[..seats];
+
+    // Field 1: the board's syntax.
+    let cells = read_board(f[0], g, letters)?;
+
+    // Field 5: seats in the game.
+    let in_game = read_in_game(f[4], letters)?;
+    p.st.in_game = in_game;
+
+    // Field 2: seat to move; field 3: action index.
+    let tm = f[1].as_bytes();
+    let to_move = match (tm.len(), tm.first().and_then(|&c| letters.iter().position(|&l| l == c))) {
+        (1, Some(s)) => s,
+        _ => return Err(ferr(2, format!("`{}` is not a seat of the variant", f[1]))),
+    };
+    if in_game >> to_move & 1 == 0 {
+        return Err(ferr(2, format!("{} is out of the game", seat_name(seats, to_move))));
+    }
+    let index = match f[2] {
+        "0" => 0u8,
+        "1" => 1,
+        t => return Err(ferr(3, format!("`{t}` is not 0 or 1"))),
+    };
+
+    // Field 6: tallies.
+    let ts: Vec<&str> = f[5].split('/').collect();
+    if ts.len() != seats {
+        return Err(ferr(6, format!("expected {seats} entries, found {}", ts.len())));
+    }
+    for (s, t) in ts.iter().enumerate() {
+        p.st.tally[s] = parse_tally(t).ok_or_else(|| ferr(6, format!("`{t}` is not a tally (`2`, `2.5`)")))?;
+    }
+
+    // Fields 8, 9: counters.
+    let quiet =
+        decimal(f[7]).ok_or_else(|| ferr(8, format!("`{}` is not a decimal number without sign or leading zeros", f[7])))?;
+    let limit = 50 * in_game.count_ones() + 1;
+    if quiet > limit {
+        return Err(ferr(8, format!("{quiet} is above {limit}")));
+    }
+    let turn = decimal(f[8]).ok_or_else(|| {
+        ferr(9, format!("`{}` is not a decimal number without sign or leading zeros, at most 1000000000", f[8]))
+    })?;
+    if turn == 0 {
+        return Err(ferr(9, "the turn number starts at 1"));
+    }
+
+    // Field 7: burglars.
+    let burglar = read_burglars(f[6], g, &cells, in_game)?;
+
+    // Field 1 against the others.
+    check_units(g, &cells, in_game, &burglar)?;
+
+    // Field 4: moved marks.
+    let marks = read_marks(f[3], index, g, &cells, to_move)?;
 
     for q in g.all {
         if cells[q] != 0 {
@@ -379,7 +415,7 @@ pub fn parse_position(s: &str, opts: &Options) -> Result<Quadranj, PositionError
     }
     p.compute_static_result();
     if seats == 4 && p.st.res == 0 && !p.has_any_action() {
-        return Err(ferr(2, format!("{} is to move and has no legal action", lname(to_move))));
+        return Err(ferr(2, format!("{} is to move and has no legal action", seat_name(seats, to_move))));
     }
     Ok(p)
 }
