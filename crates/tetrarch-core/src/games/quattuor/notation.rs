@@ -24,7 +24,8 @@ fn ferr(field: usize, msg: impl AsRef<str>) -> PositionError {
     PositionError::field(format!("field {field} ({})", FIELD_NAMES[field - 1]), msg.as_ref())
 }
 
-/// Field 1's cards, placed on `pos` (each card at most once).
+/// Field 1's cards, placed on `pos` (each card at most once, none on an
+/// enemy Base, no 7 to Jack on its goal rank, not both sides home).
 fn read_board(pos: &mut Quattuor, field: &str) -> Result<(), PositionError> {
     let widths: Vec<usize> = (0..15).map(width).collect();
     let card = |t: &str| {
@@ -44,21 +45,7 @@ fn read_board(pos: &mut Quattuor, field: &str) -> Result<(), PositionError> {
         pos.put(p, sq(cell, y));
         Ok(())
     };
-    read_ranks(field, &widths, card, put).map_err(|e| ferr(1, e.to_string()))
-}
-
-/// Parses a position string (§9), with every check of §9.2.
-pub fn parse_position(s: &str) -> Result<Quattuor, PositionError> {
-    let fields: Vec<&str> = s.split([' ', '\t']).filter(|f| !f.is_empty()).collect();
-    if fields.len() != 6 {
-        return Err(PositionError::field(
-            "position",
-            format!("expected 6 fields (board side moved captured locked turn), found {}", fields.len()),
-        ));
-    }
-    let mut pos = Quattuor::empty();
-    // ---- field 1: board
-    read_board(&mut pos, fields[0])?;
+    read_ranks(field, &widths, card, put).map_err(|e| ferr(1, e.to_string()))?;
     for p in 0..32 {
         if let Some(at) = pos.square_of(p) {
             let side = side_of_piece(p);
@@ -76,6 +63,53 @@ pub fn parse_position(s: &str) -> Result<Quattuor, PositionError> {
     if reached(0) && reached(1) {
         return Err(ferr(1, "both sides have a Queen, King or Ace on their goal ranks"));
     }
+    Ok(())
+}
+
+/// Field 4: the captured cards, which must be exactly those not on the
+/// board, in the canonical order.
+fn check_captured(pos: &Quattuor, c: &str) -> Result<(), PositionError> {
+    let mut listed = 0u32;
+    if c != "-" {
+        if c.len() % 2 != 0 || !c.is_ascii() {
+            return Err(ferr(4, format!("`{c}` is not `-` or a list of piece codes")));
+        }
+        let mut last: Option<Piece> = None;
+        for k in (0..c.len()).step_by(2) {
+            let code = &c[k..k + 2];
+            let p = parse_piece(code).ok_or_else(|| ferr(4, format!("`{code}` is not a piece code")))?;
+            if listed >> p & 1 != 0 {
+                return Err(ferr(4, format!("{code} is listed twice")));
+            }
+            if pos.sq_of[p] != NONE {
+                return Err(ferr(4, format!("{code} is listed but stands on the board")));
+            }
+            if last.is_some_and(|l| p < l) {
+                return Err(ferr(4, format!("{code} is out of the canonical order (d h c s, 7 8 9 T J Q K A)")));
+            }
+            last = Some(p);
+            listed |= 1 << p;
+        }
+    }
+    if listed != pos.captured {
+        let missing = (0..32).find(|&p| pos.captured >> p & 1 != 0 && listed >> p & 1 == 0).unwrap();
+        return Err(ferr(4, format!("{} is not on the board but not listed", piece_code(missing))));
+    }
+    Ok(())
+}
+
+/// Parses a position string (§9), with every check of §9.2.
+pub fn parse_position(s: &str) -> Result<Quattuor, PositionError> {
+    let fields: Vec<&str> = s.split([' ', '\t']).filter(|f| !f.is_empty()).collect();
+    if fields.len() != 6 {
+        return Err(PositionError::field(
+            "position",
+            format!("expected 6 fields (board side moved captured locked turn), found {}", fields.len()),
+        ));
+    }
+    let mut pos = Quattuor::empty();
+    // ---- field 1: board
+    read_board(&mut pos, fields[0])?;
     // ---- field 2: side
     pos.side = match fields[1] {
         "r" => 0,
@@ -113,33 +147,7 @@ pub fn parse_position(s: &str) -> Result<Quattuor, PositionError> {
         }
     }
     // ---- field 4: captured
-    let c = fields[3];
-    let mut listed = 0u32;
-    if c != "-" {
-        if c.len() % 2 != 0 || !c.is_ascii() {
-            return Err(ferr(4, format!("`{c}` is not `-` or a list of piece codes")));
-        }
-        let mut last: Option<Piece> = None;
-        for k in (0..c.len()).step_by(2) {
-            let code = &c[k..k + 2];
-            let p = parse_piece(code).ok_or_else(|| ferr(4, format!("`{code}` is not a piece code")))?;
-            if listed >> p & 1 != 0 {
-                return Err(ferr(4, format!("{code} is listed twice")));
-            }
-            if pos.sq_of[p] != NONE {
-                return Err(ferr(4, format!("{code} is listed but stands on the board")));
-            }
-            if last.is_some_and(|l| p < l) {
-                return Err(ferr(4, format!("{code} is out of the canonical order (d h c s, 7 8 9 T J Q K A)")));
-            }
-            last = Some(p);
-            listed |= 1 << p;
-        }
-    }
-    if listed != pos.captured {
-        let missing = (0..32).find(|&p| pos.captured >> p & 1 != 0 && listed >> p & 1 == 0).unwrap();
-        return Err(ferr(4, format!("{} is not on the board but not listed", piece_code(missing))));
-    }
+    check_captured(&pos, fields[3])?;
     // ---- field 5: locked
     let l = fields[4];
     if l != "-" {
