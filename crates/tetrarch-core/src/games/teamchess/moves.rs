@@ -5,7 +5,7 @@ use crate::bitboard::Bb256;
 use crate::games::cross_board::board::*;
 use crate::games::cross_board::enemies_mask;
 use crate::games::cross_board::keys;
-use crate::games::cross_board::men::{code, code_seat, code_type, NO_KING};
+use crate::games::cross_board::men::{code, code_seat, code_type, Men, NO_KING};
 use crate::games::cross_board::piece::*;
 use arrayvec::ArrayVec;
 
@@ -97,150 +97,196 @@ pub static PROMO_LINE: [Bb256; 4] = {
 /// The promotion pieces in token order (`n b r q`).
 const PROMOS: [usize; 4] = [KNIGHT, BISHOP, ROOK, QUEEN];
 
-impl TeamChess {
-    /// Calls `f` with every legal move of the side to move (§6.5).
-    pub(super) fn for_each_legal(&self, f: &mut impl FnMut(Move) -> bool) -> bool {
-        let s = self.side as usize;
-        let men = &self.men;
+/// What generating one position's moves needs to know, found once.
+struct Gen<'a> {
+    men: &'a Men,
+    /// The side to move.
+    s: usize,
+    /// Its King's square.
+    ksq: Sq,
+    enemies: Bb256,
+    occ: Bb256,
+    empty: Bb256,
+    /// Empty squares and enemy men.
+    targets: Bb256,
+    in_check: bool,
+    /// The queen lines through the King: only men on them can be pinned.
+    own_lines: Bb256,
+    enemy_kings: Bb256,
+}
+
+impl<'a> Gen<'a> {
+    #[inline(always)]
+    fn new(p: &'a TeamChess, s: usize) -> Gen<'a> {
+        let men = &p.men;
         let ksq = men.kings[s] as Sq;
-        if men.kings[s] == NO_KING {
-            return true;
-        }
         let enemies = men.men_of(enemies_mask(s));
-        let own = men.by_seat[s];
         let occ = men.occ;
         let empty = EXISTS & !occ;
-        let targets = empty | enemies;
-        let in_check = men.attacked(ksq, enemies, occ);
-        let own_lines = QUEEN_LINES[ksq];
-        let enemy_kings = enemies & men.by_type[KING];
+        Gen {
+            men,
+            s,
+            ksq,
+            enemies,
+            occ,
+            empty,
+            targets: empty | enemies,
+            in_check: men.attacked(ksq, enemies, occ),
+            own_lines: QUEEN_LINES[ksq],
+            enemy_kings: enemies & men.by_type[KING],
+        }
+    }
 
-        // A King capture is always legal; other moves must not leave the
-        // mover's King attacked. Only King moves, en passant, moves while in
-        // check and moves of men on the King's lines need the trial.
-        let legal = |from: Sq, to: Sq, king: bool, ep_victim: Option<Sq>| -> bool {
-            if enemy_kings.has(to) {
-                return true;
-            }
-            if !(king || in_check || ep_victim.is_some() || own_lines.has(from)) {
-                return true;
-            }
-            let tb = Bb256::from_cell(to);
-            let mut occ2 = (occ & !Bb256::from_cell(from)) | tb;
-            let mut att = enemies & !tb;
-            if let Some(v) = ep_victim {
-                occ2.clear(v);
-                att.clear(v);
-            }
-            !men.attacked(if king { to } else { ksq }, att, occ2)
-        };
+    /// Whether the move leaves the mover's King safe. A King capture is
+    /// always legal; only King moves, en passant, moves while in check and
+    /// moves of men on the King's lines need the trial.
+    #[inline(always)]
+    fn legal(&self, from: Sq, to: Sq, king: bool, ep_victim: Option<Sq>) -> bool {
+        if self.enemy_kings.has(to) {
+            return true;
+        }
+        if !(king || self.in_check || ep_victim.is_some() || self.own_lines.has(from)) {
+            return true;
+        }
+        let tb = Bb256::from_cell(to);
+        let mut occ2 = (self.occ & !Bb256::from_cell(from)) | tb;
+        let mut att = self.enemies & !tb;
+        if let Some(v) = ep_victim {
+            occ2.clear(v);
+            att.clear(v);
+        }
+        !self.men.attacked(if king { to } else { self.ksq }, att, occ2)
+    }
 
-        macro_rules! emit {
-            ($m:expr) => {
-                if !f($m) {
-                    return false;
-                }
-            };
-        }
-        macro_rules! emit_pawn {
-            ($from:expr, $to:expr, $flags:expr) => {
-                if PROMO_LINE[s].has($to) {
-                    for p in PROMOS {
-                        emit!(Move::new($from, $to, $flags | (p as u32) << 16));
-                    }
-                } else {
-                    emit!(Move::new($from, $to, $flags));
-                }
-            };
-        }
-
-        let pawns = own & men.by_type[PAWN];
-        if pawns.any() {
-            let sh = DIR_SHIFT[s];
-            for to in pawns.shift(sh) & empty {
-                let from = (to as i32 - sh) as Sq;
-                if legal(from, to, false, None) {
-                    emit_pawn!(from, to, 0);
-                }
-            }
-            let doubles = ((pawns & PAWN_LINE[s]).shift(sh) & empty).shift(sh) & empty;
-            for to in doubles {
-                let from = (to as i32 - 2 * sh) as Sq;
-                if legal(from, to, false, None) {
-                    emit!(Move::new(from, to, DOUBLE));
-                }
-            }
-            for from in pawns {
-                for to in PAWN_CAPS[s][from] & enemies {
-                    if legal(from, to, false, None) {
-                        emit_pawn!(from, to, 0);
-                    }
-                }
-            }
-            // En passant (§6.3.2): the forward square holds an enemy's pawn
-            // on its entry's landing square; the skipped square is empty.
-            for c in 0..4 {
-                let sk = self.ep[c];
-                if sk == 0 || enemies_mask(s) >> c & 1 == 0 {
-                    continue;
-                }
-                let landing = (sk as i32 + DIR_SHIFT[c]) as Sq;
-                let from = landing as i32 - sh;
-                if from < 0 || !pawns.has(from as Sq) || !empty.has(sk as Sq) {
-                    continue;
-                }
-                let (from, sk) = (from as Sq, sk as Sq);
-                if PAWN_CAPS[s][from].has(sk) && legal(from, sk, false, Some(landing)) {
-                    emit_pawn!(from, sk, EP);
-                }
-            }
-        }
-        for from in own & men.by_type[KNIGHT] {
-            for to in KNIGHT_STEPS[from] & targets {
-                if legal(from, to, false, None) {
-                    emit!(Move::new(from, to, 0));
-                }
-            }
-        }
-        for from in own & (men.by_type[BISHOP] | men.by_type[QUEEN]) {
-            for to in bishop_attacks(from, occ) & targets {
-                if legal(from, to, false, None) {
-                    emit!(Move::new(from, to, 0));
-                }
-            }
-        }
-        for from in own & (men.by_type[ROOK] | men.by_type[QUEEN]) {
-            for to in rook_attacks(from, occ) & targets {
-                if legal(from, to, false, None) {
-                    emit!(Move::new(from, to, 0));
-                }
-            }
-        }
-        for to in KING_STEPS[ksq] & targets {
-            if legal(ksq, to, true, None) {
-                emit!(Move::new(ksq, to, 0));
-            }
-        }
-        // Castling (§6.4): right, empty squares, King's square and the one it
-        // passes not attacked, destination not attacked (the legality test).
-        if !in_check {
-            for side in 0..2 {
-                let c = &castle::TABLE[s][side];
-                if self.castling >> (2 * s + side) & 1 == 0 || (c.empty & occ).any() {
-                    continue;
-                }
-                if men.attacked(c.pass, enemies, occ) {
-                    continue;
-                }
-                let occ2 = (occ & !Bb256::from_cell(c.king_from) & !Bb256::from_cell(c.rook_from))
-                    | Bb256::from_cell(c.king_to)
-                    | Bb256::from_cell(c.rook_to);
-                if !men.attacked(c.king_to, enemies, occ2) {
-                    emit!(Move::new(c.king_from, c.king_to, CASTLE));
-                }
+    /// The legal moves of the man on `from` to `targets` (not a King).
+    #[inline(always)]
+    fn emit_to(&self, from: Sq, targets: Bb256, f: &mut impl FnMut(Move) -> bool) -> bool {
+        for to in targets {
+            if self.legal(from, to, false, None) && !f(Move::new(from, to, 0)) {
+                return false;
             }
         }
         true
+    }
+
+    /// A pawn move, as four moves when it reaches the promotion line.
+    #[inline(always)]
+    fn emit_pawn(&self, from: Sq, to: Sq, flags: u32, f: &mut impl FnMut(Move) -> bool) -> bool {
+        if PROMO_LINE[self.s].has(to) {
+            PROMOS.iter().all(|&p| f(Move::new(from, to, flags | (p as u32) << 16)))
+        } else {
+            f(Move::new(from, to, flags))
+        }
+    }
+
+    /// Pushes, double steps, captures and en passant (§6.3).
+    fn pawn_moves(&self, p: &TeamChess, f: &mut impl FnMut(Move) -> bool) -> bool {
+        let s = self.s;
+        let (empty, enemies) = (self.empty, self.enemies);
+        let pawns = self.men.by_seat[s] & self.men.by_type[PAWN];
+        if pawns.is_empty() {
+            return true;
+        }
+        let sh = DIR_SHIFT[s];
+        for to in pawns.shift(sh) & empty {
+            let from = (to as i32 - sh) as Sq;
+            if self.legal(from, to, false, None) && !self.emit_pawn(from, to, 0, f) {
+                return false;
+            }
+        }
+        let doubles = ((pawns & PAWN_LINE[s]).shift(sh) & empty).shift(sh) & empty;
+        for to in doubles {
+            let from = (to as i32 - 2 * sh) as Sq;
+            if self.legal(from, to, false, None) && !f(Move::new(from, to, DOUBLE)) {
+                return false;
+            }
+        }
+        for from in pawns {
+            for to in PAWN_CAPS[s][from] & enemies {
+                if self.legal(from, to, false, None) && !self.emit_pawn(from, to, 0, f) {
+                    return false;
+                }
+            }
+        }
+        // En passant (§6.3.2): the forward square holds an enemy's pawn
+        // on its entry's landing square; the skipped square is empty.
+        for c in 0..4 {
+            let sk = p.ep[c];
+            if sk == 0 || enemies_mask(s) >> c & 1 == 0 {
+                continue;
+            }
+            let landing = (sk as i32 + DIR_SHIFT[c]) as Sq;
+            let from = landing as i32 - sh;
+            if from < 0 || !pawns.has(from as Sq) || !empty.has(sk as Sq) {
+                continue;
+            }
+            let (from, sk) = (from as Sq, sk as Sq);
+            if PAWN_CAPS[s][from].has(sk) && self.legal(from, sk, false, Some(landing)) && !self.emit_pawn(from, sk, EP, f) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Castling (§6.4), not in check: right, empty squares, King's square
+    /// and the one it passes not attacked, destination not attacked.
+    fn castles(&self, p: &TeamChess, f: &mut impl FnMut(Move) -> bool) -> bool {
+        let (s, occ) = (self.s, self.occ);
+        for side in 0..2 {
+            let c = &castle::TABLE[s][side];
+            if p.castling >> (2 * s + side) & 1 == 0 || (c.empty & occ).any() {
+                continue;
+            }
+            if self.men.attacked(c.pass, self.enemies, occ) {
+                continue;
+            }
+            let occ2 = (occ & !Bb256::from_cell(c.king_from) & !Bb256::from_cell(c.rook_from))
+                | Bb256::from_cell(c.king_to)
+                | Bb256::from_cell(c.rook_to);
+            if !self.men.attacked(c.king_to, self.enemies, occ2) && !f(Move::new(c.king_from, c.king_to, CASTLE)) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+impl TeamChess {
+    /// Calls `f` with every legal move of the side to move (§6.5), in the
+    /// order pawns, knights, bishops and queens, rooks and queens, King,
+    /// castling; stops when `f` returns `false` (and returns `false`).
+    pub(super) fn for_each_legal(&self, f: &mut impl FnMut(Move) -> bool) -> bool {
+        let s = self.side as usize;
+        let men = &self.men;
+        if men.kings[s] == NO_KING {
+            return true;
+        }
+        let g = Gen::new(self, s);
+        if !g.pawn_moves(self, f) {
+            return false;
+        }
+        let own = men.by_seat[s];
+        for from in own & men.by_type[KNIGHT] {
+            if !g.emit_to(from, KNIGHT_STEPS[from] & g.targets, f) {
+                return false;
+            }
+        }
+        for from in own & (men.by_type[BISHOP] | men.by_type[QUEEN]) {
+            if !g.emit_to(from, bishop_attacks(from, g.occ) & g.targets, f) {
+                return false;
+            }
+        }
+        for from in own & (men.by_type[ROOK] | men.by_type[QUEEN]) {
+            if !g.emit_to(from, rook_attacks(from, g.occ) & g.targets, f) {
+                return false;
+            }
+        }
+        for to in KING_STEPS[g.ksq] & g.targets {
+            if g.legal(g.ksq, to, true, None) && !f(Move::new(g.ksq, to, 0)) {
+                return false;
+            }
+        }
+        g.in_check || g.castles(self, f)
     }
 
     /// The legal moves of the side to move.
