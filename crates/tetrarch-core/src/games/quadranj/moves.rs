@@ -600,6 +600,102 @@ impl Quadranj {
         self.set(l, cell::column(me, hl + hc));
     }
 
+    /// A royal charge (§5.11): the royal pushes the unit on `sb` one square on,
+    /// or captures it where it may not stand; whether it captured.
+    fn charge(&mut self, me: usize, sa: Sq, sb: Sq, marks: &mut Bb128) -> bool {
+        let mut captured = false;
+        let q = self.push_square(sa, sb);
+        let ct = self.st.cell[sb];
+        let ts = cell::owner(ct);
+        let active = self.active_keeps();
+        let allowed = match cell::kind(ct) {
+            T_ROYAL => true,
+            T_GUARD => !(active & !self.geo.keep[ts]).has(q),
+            _ => !active.has(q),
+        };
+        let royal = self.st.cell[sa];
+        self.set(sa, EMPTY);
+        self.set(sb, EMPTY);
+        if allowed {
+            self.set(q, ct);
+            self.move_burglar(ts, sb, q);
+        } else {
+            self.st.tally[me] += cell::value2(ct);
+            captured = true;
+            if let Burglar::Known { sq, .. } = self.st.burglar[ts] {
+                if sq as Sq == sb {
+                    self.st.burglar[ts] = Burglar::None;
+                }
+            }
+        }
+        self.set(sb, royal);
+        marks.set(sb);
+        captured
+    }
+
+    /// Climbing in (§5.5), then the drive (§5.6) if the action has one;
+    /// whether it captured.
+    fn climb_in(&mut self, me: usize, a: Action, marks: &mut Bb128) -> bool {
+        let (sa, sb) = (a.a as Sq, a.b as Sq);
+        let mut captured = false;
+        self.set(sa, EMPTY);
+        self.set(sb, cell::column(me, 1));
+        self.relevel_burglar(me, sa, 0, sb, 1);
+        let t = a.x as Sq;
+        match a.c {
+            kind::DRIVE_STEP => {
+                captured |= self.capture_pilot(t);
+                self.set(sb, EMPTY);
+                self.set(t, cell::column(me, 1));
+                self.move_burglar(me, sb, t);
+                marks.set(t);
+            }
+            kind::DRIVE_STACK => {
+                self.stack_onto(me, t, sb);
+                marks.set(t);
+            }
+            _ => marks.set(sb),
+        }
+        captured
+    }
+
+    /// Unstacking (§5.12): the chain's links, then the climb-out at its
+    /// end if the action has one; whether it captured.
+    fn unstack(&mut self, me: usize, a: Action, marks: &mut Bb128) -> bool {
+        let sa = a.a as Sq;
+        let mut captured = false;
+        let mut sqs = [0u8; 10];
+        let mut cur = sa;
+        sqs[0] = cur as u8;
+        let mut hh = cell::height(self.st.cell[cur]);
+        marks.set(cur);
+        for (j, (d, k)) in a.links().enumerate() {
+            let t = self.geo.step[cur][d] as Sq;
+            captured |= self.capture_pilot(t);
+            self.set(cur, cell::column(me, hh - k));
+            self.set(t, cell::column(me, k));
+            if let Burglar::Known { sq, level, revealed } = self.st.burglar[me] {
+                if sq as Sq == cur && level as usize > hh - k {
+                    self.st.burglar[me] = Burglar::Known { sq: t as u8, level: level - (hh - k) as u8, revealed };
+                }
+            }
+            marks.set(t);
+            cur = t;
+            hh = k;
+            sqs[j + 1] = t as u8;
+        }
+        if a.c != 0 {
+            let xi = sqs[(a.c & 15) as usize] as Sq;
+            let dest = self.geo.step[xi][((a.c >> 4) - 1) as usize] as Sq;
+            captured |= self.capture_pilot(dest);
+            self.set(xi, WALL);
+            self.set(dest, cell::unit(me, T_PILOT));
+            self.relevel_burglar(me, xi, 1, dest, 0);
+            marks.set(dest);
+        }
+        captured
+    }
+
     /// Plays one action and then the end checks (§6.1, §6.3, §6.4).
     pub(crate) fn make_action(&mut self, a: Action) {
         let me = self.st.to_move as usize;
@@ -632,91 +728,15 @@ impl Quadranj {
                 marks.set(sa);
                 marks.set(sb);
             }
-            kind::CHARGE => {
-                let q = self.push_square(sa, sb);
-                let ct = self.st.cell[sb];
-                let ts = cell::owner(ct);
-                let active = self.active_keeps();
-                let allowed = match cell::kind(ct) {
-                    T_ROYAL => true,
-                    T_GUARD => !(active & !self.geo.keep[ts]).has(q),
-                    _ => !active.has(q),
-                };
-                let royal = self.st.cell[sa];
-                self.set(sa, EMPTY);
-                self.set(sb, EMPTY);
-                if allowed {
-                    self.set(q, ct);
-                    self.move_burglar(ts, sb, q);
-                } else {
-                    self.st.tally[me] += cell::value2(ct);
-                    cap = true;
-                    if let Burglar::Known { sq, .. } = self.st.burglar[ts] {
-                        if sq as Sq == sb {
-                            self.st.burglar[ts] = Burglar::None;
-                        }
-                    }
-                }
-                self.set(sb, royal);
-                marks.set(sb);
-            }
-            kind::CLIMB_IN => {
-                self.set(sa, EMPTY);
-                self.set(sb, cell::column(me, 1));
-                self.relevel_burglar(me, sa, 0, sb, 1);
-                let t = a.x as Sq;
-                match a.c {
-                    kind::DRIVE_STEP => {
-                        cap |= self.capture_pilot(t);
-                        self.set(sb, EMPTY);
-                        self.set(t, cell::column(me, 1));
-                        self.move_burglar(me, sb, t);
-                        marks.set(t);
-                    }
-                    kind::DRIVE_STACK => {
-                        self.stack_onto(me, t, sb);
-                        marks.set(t);
-                    }
-                    _ => marks.set(sb),
-                }
-            }
+            kind::CHARGE => cap |= self.charge(me, sa, sb, &mut marks),
+            kind::CLIMB_IN => cap |= self.climb_in(me, a, &mut marks),
             kind::STACK => {
                 for s in a.contributors() {
                     self.stack_onto(me, sa, s);
                 }
                 marks.set(sa);
             }
-            kind::UNSTACK => {
-                let mut sqs = [0u8; 10];
-                let mut cur = sa;
-                sqs[0] = cur as u8;
-                let mut hh = cell::height(self.st.cell[cur]);
-                marks.set(cur);
-                for (j, (d, k)) in a.links().enumerate() {
-                    let t = self.geo.step[cur][d] as Sq;
-                    cap |= self.capture_pilot(t);
-                    self.set(cur, cell::column(me, hh - k));
-                    self.set(t, cell::column(me, k));
-                    if let Burglar::Known { sq, level, revealed } = self.st.burglar[me] {
-                        if sq as Sq == cur && level as usize > hh - k {
-                            self.st.burglar[me] = Burglar::Known { sq: t as u8, level: level - (hh - k) as u8, revealed };
-                        }
-                    }
-                    marks.set(t);
-                    cur = t;
-                    hh = k;
-                    sqs[j + 1] = t as u8;
-                }
-                if a.c != 0 {
-                    let xi = sqs[(a.c & 15) as usize] as Sq;
-                    let dest = self.geo.step[xi][((a.c >> 4) - 1) as usize] as Sq;
-                    cap |= self.capture_pilot(dest);
-                    self.set(xi, WALL);
-                    self.set(dest, cell::unit(me, T_PILOT));
-                    self.relevel_burglar(me, xi, 1, dest, 0);
-                    marks.set(dest);
-                }
-            }
+            kind::UNSTACK => cap |= self.unstack(me, a, &mut marks),
             _ => unreachable!("invalid action"),
         }
         if cap {
