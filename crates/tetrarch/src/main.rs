@@ -28,20 +28,33 @@ struct Cli {
 /// `--variant` is not given (empty = not set).
 const VARIANT_ENV: &str = "TETRARCH_VARIANT";
 
+/// `--variant` or `TETRARCH_VARIANT` names no variant.
+#[derive(Debug, thiserror::Error)]
+#[error("{from}: unknown variant `{name}` (known: {})", .known.join(", "))]
+struct UnknownStartVariant {
+    /// `--variant` or `TETRARCH_VARIANT`.
+    from: &'static str,
+    /// The name given.
+    name: String,
+    /// Every variant.
+    known: Vec<&'static str>,
+}
+
 /// The protocol loop's variant: `--variant`, else `TETRARCH_VARIANT`, else
 /// the default; an unknown name is an error listing the variants (any case
 /// is accepted, as for `UCI_Variant`).
-fn start_variant(flag: Option<&str>, env: Option<&str>) -> Result<&'static str, String> {
+fn start_variant(flag: Option<&str>, env: Option<&str>) -> Result<&'static str, UnknownStartVariant> {
     let (name, from) = match (flag, env.filter(|v| !v.is_empty())) {
         (Some(v), _) => (v, "--variant"),
         (None, Some(v)) => (v, VARIANT_ENV),
         (None, None) => return Ok(tetrarch::DEFAULT_VARIANT),
     };
-    let all = tetrarch::variants();
-    all.iter()
-        .find(|v| v.eq_ignore_ascii_case(name))
-        .copied()
-        .ok_or_else(|| format!("{from}: unknown variant `{name}` (known: {})", all.join(", ")))
+    let known = tetrarch::variants();
+    known.iter().find(|v| v.eq_ignore_ascii_case(name)).copied().ok_or_else(|| UnknownStartVariant {
+        from,
+        name: name.into(),
+        known: known.clone(),
+    })
 }
 
 #[derive(Subcommand)]

@@ -368,25 +368,54 @@ pub fn allowed_host(host: &str, port: u16) -> bool {
     ["127.0.0.1", "localhost", "[::1]"].iter().any(|n| h == format!("{n}:{port}"))
 }
 
+/// Why a request is refused before it is answered (403).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Forbidden {
+    /// No `Host` header.
+    #[error("forbidden: the request has no Host header")]
+    NoHost,
+    /// A `Host` that is not this server (DNS rebinding).
+    #[error("forbidden: Host `{host}` is not 127.0.0.1:{port}, localhost:{port} or [::1]:{port} (DNS rebinding?)")]
+    Host {
+        /// The `Host` header.
+        host: String,
+        /// This server's port.
+        port: u16,
+    },
+    /// A change asked by a page of another origin.
+    #[error("forbidden: cross-origin request from `{0}`")]
+    CrossOrigin(String),
+}
+
+/// Why the server cannot start or go on.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// A thread could not be started.
+    #[error("cannot start the server's threads: {0}")]
+    Threads(#[source] std::io::Error),
+    /// The worker threads ended.
+    #[error("the server's threads have ended")]
+    WorkersEnded,
+    /// The listener's address is unknown.
+    #[error("{0}")]
+    Io(#[source] std::io::Error),
+}
+
 /// Whether a request may be answered: its `Host` header names this server
 /// (`127.0.0.1:<port>`, `localhost:<port>`, `[::1]:<port>`), and a request
 /// that changes something (any method but `GET` and `HEAD`) carries no
 /// `Origin` header, or one of `http://` and those hosts. `Err` says why not.
-pub fn check_origin(req: &Request, port: u16) -> Result<(), String> {
+pub fn check_origin(req: &Request, port: u16) -> Result<(), Forbidden> {
     match req.header("host") {
-        None => return Err("forbidden: the request has no Host header".into()),
-        Some(h) if !allowed_host(h, port) => {
-            return Err(format!(
-                "forbidden: Host `{h}` is not 127.0.0.1:{port}, localhost:{port} or [::1]:{port} (DNS rebinding?)"
-            ))
-        }
+        None => return Err(Forbidden::NoHost),
+        Some(h) if !allowed_host(h, port) => return Err(Forbidden::Host { host: h.into(), port }),
         Some(_) => {}
     }
     if req.method != "GET" && req.method != "HEAD" {
         if let Some(o) = req.header("origin") {
             let ok = o.to_ascii_lowercase().strip_prefix("http://").is_some_and(|h| allowed_host(h, port));
             if !ok {
-                return Err(format!("forbidden: cross-origin request from `{o}`"));
+                return Err(Forbidden::CrossOrigin(o.into()));
             }
         }
     }
@@ -394,7 +423,7 @@ pub fn check_origin(req: &Request, port: u16) -> Result<(), String> {
 }
 
 /// Accepts connections for ever with the default [`Limits`].
-pub fn serve(listener: TcpListener, handle: impl Fn(&Request) -> Response + Send + Sync + 'static) -> Result<(), String> {
+pub fn serve(listener: TcpListener, handle: impl Fn(&Request) -> Response + Send + Sync + 'static) -> Result<(), ServeError> {
     serve_with(listener, Limits::default(), handle)
 }
 
@@ -404,7 +433,7 @@ pub fn serve_with(
     listener: TcpListener,
     limits: Limits,
     handle: impl Fn(&Request) -> Response + Send + Sync + 'static,
-) -> Result<(), String> {
+) -> Result<(), ServeError> {
     let handle: Arc<dyn Fn(&Request) -> Response + Send + Sync> = Arc::new(handle);
     let (tx, rx) = sync_channel::<TcpStream>(limits.queue);
     let rx = Arc::new(Mutex::new(rx));
@@ -419,7 +448,7 @@ pub fn serve_with(
                     Err(_) => return,
                 }
             })
-            .map_err(|e| format!("cannot start the server's threads: {e}"))?;
+            .map_err(ServeError::Threads)?;
     }
     let mut backoff = Duration::ZERO;
     for stream in listener.incoming() {
@@ -433,7 +462,7 @@ pub fn serve_with(
                         let until = Instant::now() + Duration::from_millis(200);
                         write_response(&mut Deadline { s: &stream, until }, &busy, false);
                     }
-                    Err(TrySendError::Disconnected(_)) => return Err("the server's threads have ended".into()),
+                    Err(TrySendError::Disconnected(_)) => return Err(ServeError::WorkersEnded),
                 }
             }
             Err(_) => {
