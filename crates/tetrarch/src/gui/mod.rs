@@ -1341,8 +1341,9 @@ fn parse_options(req: &Request, variant: &str, facts: &Facts) -> Result<ChosenOp
 pub fn fuzz_request(data: &[u8]) -> u16 {
     let req = match http::read_request(&mut std::io::Cursor::new(data)) {
         Ok(r) => r,
-        Err((status, msg)) => {
-            assert!(matches!(status, 400 | 408 | 413 | 414 | 431 | 501) && !msg.is_empty());
+        Err(e) => {
+            let status = e.status();
+            assert!(matches!(status, 400 | 408 | 413 | 414 | 431 | 501) && !e.to_string().is_empty());
             return status;
         }
     };
