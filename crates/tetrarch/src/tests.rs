@@ -781,8 +781,8 @@ fn eval_file_loads_weights_and_refuses_bad_files() {
         |e: &OptionError| matches!(e, OptionError::EvalFile { source: WeightsError::Missing { .. } | WeightsError::NoEnd, .. });
     let foreign_variant = |e: &OptionError| matches!(e, OptionError::EvalFile { source: WeightsError::WrongVariant { found, .. }, .. } if found == "fourchess");
     let unreadable = |e: &OptionError| matches!(e, OptionError::EvalFileRead { source: ReadError::Io(_), .. });
-    let cases: [(_, &dyn Fn(&OptionError) -> bool); 3] =
-        [(&cut, &truncated), (&foreign, &foreign_variant), (&dir.join("none"), &unreadable)];
+    type Why<'a> = &'a dyn Fn(&OptionError) -> bool;
+    let cases: [(_, Why); 3] = [(&cut, &truncated), (&foreign, &foreign_variant), (&dir.join("none"), &unreadable)];
     for (path, why) in cases {
         let err = e.session.eval_file(path.to_str(), false).unwrap_err();
         assert!(why(&err), "{err:?}");

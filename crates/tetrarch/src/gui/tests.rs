@@ -352,7 +352,8 @@ fn rule_options_apply_to_the_referee_and_the_engine() {
     let v0 = g.version;
     let unknown = |e: &GuiError, o: &str| matches!(e, GuiError::UnknownOption { name, .. } if name == o);
     let not_listed = |e: &GuiError, o: &str| matches!(e, GuiError::Value(ValueError::NotListed { name, .. }) if name == o);
-    let checks: [(Vec<(&str, &str)>, &dyn Fn(&GuiError) -> bool); 6] = [
+    type Why<'a> = &'a dyn Fn(&GuiError) -> bool;
+    let checks: [(Vec<(&str, &str)>, Why); 6] = [
         (vec![("variant", "quadranj"), ("option.QJ_ChargeLanding", "sideways")], &|e| not_listed(e, "QJ_ChargeLanding")),
         (vec![("variant", "quadranj"), ("option.QJ_Nope", "1")], &|e| unknown(e, "QJ_Nope")),
         (vec![("variant", "quadranj"), ("option.Strategy", "brs")], &|e| matches!(e, GuiError::NotFreeForAll { .. })),
