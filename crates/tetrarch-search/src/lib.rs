@@ -180,6 +180,7 @@ mod tt;
 use score::{outcome_value, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY};
 use search::{RootInfo, Shared, Worker, HIST_LEN};
 use time::TimeControl;
+pub use tt::AllocError;
 use tt::Tt;
 
 /// A score from the point of view of the side to move at the root.
@@ -356,7 +357,7 @@ impl<G: Searchable> Searcher<G> {
 
     /// Resizes (and clears) the table, or reports that the memory cannot be
     /// had; the searcher then keeps a table of `fallback_mb`.
-    pub fn try_resize(&mut self, hash_mb: usize, fallback_mb: usize) -> Result<(), String> {
+    pub fn try_resize(&mut self, hash_mb: usize, fallback_mb: usize) -> Result<(), AllocError> {
         self.tt = Tt::new(0);
         match Tt::try_new(hash_mb) {
             Ok(t) => {

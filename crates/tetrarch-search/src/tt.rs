@@ -84,6 +84,14 @@ fn idx_of(data: u64) -> Option<u16> {
     (i != NO_IDX).then_some(i)
 }
 
+/// The allocator refused a table of `mb` MiB (`setoption name Hash`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a {mb} MiB hash table")]
+pub struct AllocError {
+    /// The size asked for, MiB.
+    pub mb: usize,
+}
+
 impl Tt {
     /// A table of (about) `mb` MiB; at least one bucket. Panics if the
     /// memory cannot be had: use [`Tt::try_new`] for sizes a user chose.
@@ -92,10 +100,10 @@ impl Tt {
     }
 
     /// A table of (about) `mb` MiB, or an error if the allocator refuses.
-    pub fn try_new(mb: usize) -> Result<Tt, String> {
+    pub fn try_new(mb: usize) -> Result<Tt, AllocError> {
         let n = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
         let mut v: Vec<Bucket> = Vec::new();
-        v.try_reserve_exact(n).map_err(|_| format!("cannot allocate a {mb} MiB hash table"))?;
+        v.try_reserve_exact(n).map_err(|_| AllocError { mb })?;
         v.extend((0..n).map(|_| Bucket::default()));
         Ok(Tt { buckets: v.into_boxed_slice(), age: 0 })
     }

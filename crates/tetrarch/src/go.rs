@@ -1,6 +1,88 @@
 //! The grammar of `go`.
 
+use tetrarch_core::game::TokenError;
+
 use crate::out::quote;
+
+/// Why a `go` line is refused; the text is the protocol's
+/// `info string error: …` (docs/protocol.md).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GoError {
+    /// A parameter is the last word (`go depth`, `go perft`).
+    #[error("go: `{key}` needs a value")]
+    MissingValue {
+        /// The parameter.
+        key: String,
+    },
+    /// A count (`depth`, `nodes`, `movetime`, `movestogo`, `perft`) is not a
+    /// non-negative integer.
+    #[error("go: `{key}` needs a non-negative integer, not {}", quote(.value))]
+    NotCount {
+        /// The parameter.
+        key: String,
+        /// The word given.
+        value: String,
+    },
+    /// A clock value (`wtime`, `p1inc`, `rtime`, …) is not an integer.
+    #[error("go: `{key}` needs an integer (ms), not {}", quote(.value))]
+    NotMs {
+        /// The parameter.
+        key: String,
+        /// The word given.
+        value: String,
+    },
+    /// `depth 0` or `nodes 0`.
+    #[error("go: `{key}` must be at least 1")]
+    Zero {
+        /// The parameter.
+        key: &'static str,
+    },
+    /// `searchmoves` without a turn.
+    #[error("go: `searchmoves` needs at least one turn")]
+    NoSearchmoves,
+    /// `perft` or `setup` after other parameters.
+    #[error("go: `{key}` must come right after `go`, alone")]
+    NotFirst {
+        /// `perft` or `setup`.
+        key: String,
+    },
+    /// A word that is no parameter.
+    #[error("go: unknown parameter {}", quote(.0))]
+    UnknownParameter(String),
+    /// A word after `go perft <n> [actions]`.
+    #[error("go perft: unexpected {}", quote(.0))]
+    PerftUnexpected(String),
+    /// `go setup seat <n>` with `n` not a seat number.
+    #[error("go setup: bad seat {}", quote(.0))]
+    BadSeat(String),
+    /// `go setup seat` without a number.
+    #[error("go setup: `seat` needs a value")]
+    SeatNeedsValue,
+    /// A word after `go setup [seat <n>]`.
+    #[error("go setup: unexpected {}", quote(.0))]
+    SetupUnexpected(String),
+    /// `go setup seat <n>` past the game's seats.
+    #[error("go setup: seat {seat} does not exist (the game has {seats})")]
+    NoSuchSeat {
+        /// The seat asked for, 1-based.
+        seat: u32,
+        /// The game's seats.
+        seats: usize,
+    },
+    /// `go setup` in a game without a set-up phase.
+    #[error("go setup: this game has no set-up")]
+    NoSetup,
+    /// A `searchmoves` turn is not a turn of the position.
+    #[error("go: searchmoves turn {index} {}: {source}", quote(.token))]
+    Searchmove {
+        /// Its place in the list, from 1.
+        index: usize,
+        /// The token.
+        token: String,
+        /// Why it is refused.
+        source: TokenError,
+    },
+}
 
 /// What a `go` line asks for.
 #[allow(clippy::large_enum_variant)]
@@ -92,22 +174,22 @@ const KEYWORDS: &[&str] = &[
     "setup",
 ];
 
-fn value<'a>(args: &[&'a str], i: usize, key: &str) -> Result<&'a str, String> {
-    args.get(i + 1).copied().ok_or_else(|| format!("go: `{key}` needs a value"))
+fn value<'a>(args: &[&'a str], i: usize, key: &str) -> Result<&'a str, GoError> {
+    args.get(i + 1).copied().ok_or_else(|| GoError::MissingValue { key: key.into() })
 }
 
-fn num<T: std::str::FromStr>(args: &[&str], i: usize, key: &str) -> Result<T, String> {
+fn num<T: std::str::FromStr>(args: &[&str], i: usize, key: &str) -> Result<T, GoError> {
     let v = value(args, i, key)?;
-    v.parse::<T>().map_err(|_| format!("go: `{key}` needs a non-negative integer, not {}", quote(v)))
+    v.parse::<T>().map_err(|_| GoError::NotCount { key: key.into(), value: v.into() })
 }
 
 /// A clock value: an integer, negative read as 0 (some GUIs send a negative
 /// time after a flag fall).
-fn ms(args: &[&str], i: usize, key: &str) -> Result<u64, String> {
+fn ms(args: &[&str], i: usize, key: &str) -> Result<u64, GoError> {
     let v = value(args, i, key)?;
     match v.parse::<i64>() {
         Ok(n) => Ok(n.max(0) as u64),
-        Err(_) => Err(format!("go: `{key}` needs an integer (ms), not {}", quote(v))),
+        Err(_) => Err(GoError::NotMs { key: key.into(), value: v.into() }),
     }
 }
 
@@ -128,14 +210,14 @@ fn letter_clock(key: &str, letters: Option<[&str; 4]>) -> Option<(usize, bool)> 
 /// Parses the words after `go`. `letters` are the game's clock letters
 /// ([`tetrarch_core::game::Presentation::CLOCK_LETTERS`]): `<l>time` and `<l>inc`
 /// then set the clock of the seat with letter `l`.
-pub fn parse_go(args: &[&str], letters: Option<[&str; 4]>) -> Result<GoCommand, String> {
+pub fn parse_go(args: &[&str], letters: Option<[&str; 4]>) -> Result<GoCommand, GoError> {
     match args.first().copied() {
         Some("perft") => {
             let depth: u32 = num(args, 0, "perft")?;
             return match &args[2..] {
                 [] => Ok(GoCommand::Perft { depth, actions: false }),
                 ["actions"] => Ok(GoCommand::Perft { depth, actions: true }),
-                [w, ..] => Err(format!("go perft: unexpected {}", quote(w))),
+                [w, ..] => Err(GoError::PerftUnexpected(w.to_string())),
             };
         }
         Some("setup") => {
@@ -143,10 +225,10 @@ pub fn parse_go(args: &[&str], letters: Option<[&str; 4]>) -> Result<GoCommand, 
                 [] => Ok(GoCommand::Setup { seat: None }),
                 ["seat", n] => match n.parse::<u32>() {
                     Ok(k) if k >= 1 => Ok(GoCommand::Setup { seat: Some(k) }),
-                    _ => Err(format!("go setup: bad seat {}", quote(n))),
+                    _ => Err(GoError::BadSeat(n.to_string())),
                 },
-                ["seat"] => Err("go setup: `seat` needs a value".into()),
-                [w, ..] => Err(format!("go setup: unexpected {}", quote(w))),
+                ["seat"] => Err(GoError::SeatNeedsValue),
+                [w, ..] => Err(GoError::SetupUnexpected(w.to_string())),
             };
         }
         _ => {}
@@ -160,14 +242,14 @@ pub fn parse_go(args: &[&str], letters: Option<[&str; 4]>) -> Result<GoCommand, 
             "depth" => {
                 let d: u32 = num(args, i, key)?;
                 if d == 0 {
-                    return Err("go: `depth` must be at least 1".into());
+                    return Err(GoError::Zero { key: "depth" });
                 }
                 g.depth = Some(d);
             }
             "nodes" => {
                 let n: u64 = num(args, i, key)?;
                 if n == 0 {
-                    return Err("go: `nodes` must be at least 1".into());
+                    return Err(GoError::Zero { key: "nodes" });
                 }
                 g.nodes = Some(n);
             }
@@ -203,15 +285,15 @@ pub fn parse_go(args: &[&str], letters: Option<[&str; 4]>) -> Result<GoCommand, 
                     j += 1;
                 }
                 if j == i + 1 {
-                    return Err("go: `searchmoves` needs at least one turn".into());
+                    return Err(GoError::NoSearchmoves);
                 }
                 step = j - i;
             }
-            "perft" | "setup" => return Err(format!("go: `{key}` must come right after `go`, alone")),
+            "perft" | "setup" => return Err(GoError::NotFirst { key: key.into() }),
             _ => match letter_clock(key, letters) {
                 Some((seat, true)) => g.ptime[seat] = Some(ms(args, i, key)?),
                 Some((seat, false)) => g.pinc[seat] = Some(ms(args, i, key)?),
-                None => return Err(format!("go: unknown parameter {}", quote(key))),
+                None => return Err(GoError::UnknownParameter(key.into())),
             },
         }
         i += step;
@@ -229,7 +311,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
-    fn err(s: &str) -> String {
+    fn err(s: &str) -> GoError {
         parse_go(&s.split_whitespace().collect::<Vec<_>>(), None).unwrap_err()
     }
 
@@ -258,17 +340,30 @@ mod tests {
 
     #[test]
     fn errors() {
-        assert!(err("depth x").contains("`x`"));
-        assert!(err("depth 0").contains("at least 1"));
-        assert!(err("depth").contains("needs a value"));
-        assert!(err("depth -1").contains("non-negative"));
-        assert!(err("foo").contains("unknown"));
-        assert!(err("searchmoves").contains("at least one"));
-        assert!(err("depth 2 perft 3").contains("right after"));
-        assert!(err("wtime abc").contains("abc"));
-        assert!(err("perft").contains("needs a value"));
-        assert!(err("perft 2 x").contains("unexpected"));
-        assert!(err("setup seat 0").contains("bad seat"));
+        let key = |k: &str| k.to_string();
+        assert_eq!(err("depth x"), GoError::NotCount { key: key("depth"), value: "x".into() });
+        assert_eq!(err("depth 0"), GoError::Zero { key: "depth" });
+        assert_eq!(err("nodes 0"), GoError::Zero { key: "nodes" });
+        assert_eq!(err("depth"), GoError::MissingValue { key: key("depth") });
+        assert_eq!(err("depth -1"), GoError::NotCount { key: key("depth"), value: "-1".into() });
+        assert_eq!(err("foo"), GoError::UnknownParameter("foo".into()));
+        assert_eq!(err("searchmoves"), GoError::NoSearchmoves);
+        assert_eq!(err("depth 2 perft 3"), GoError::NotFirst { key: key("perft") });
+        assert_eq!(err("wtime abc"), GoError::NotMs { key: key("wtime"), value: "abc".into() });
+        assert_eq!(err("perft"), GoError::MissingValue { key: key("perft") });
+        assert_eq!(err("perft 2 x"), GoError::PerftUnexpected("x".into()));
+        assert_eq!(err("setup seat 0"), GoError::BadSeat("0".into()));
+        assert_eq!(err("setup seat"), GoError::SeatNeedsValue);
+        assert_eq!(err("setup now"), GoError::SetupUnexpected("now".into()));
+    }
+
+    /// The protocol's wording (docs/protocol.md): the token is quoted and
+    /// escaped as every echoed word is.
+    #[test]
+    fn error_text() {
+        assert_eq!(err("depth x").to_string(), "go: `depth` needs a non-negative integer, not `x`");
+        assert_eq!(err("foo\u{1b}").to_string(), "go: unknown parameter `foo\\u{1b}`");
+        assert_eq!(err("depth 2 setup").to_string(), "go: `setup` must come right after `go`, alone");
     }
 
     #[test]

@@ -54,6 +54,11 @@ pub enum JobKind {
     Perft,
 }
 
+/// The job's thread could not be started.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start the search thread: {0}")]
+pub struct SpawnError(#[source] pub std::io::Error);
+
 /// A running job.
 pub struct Job {
     handle: JoinHandle<()>,
@@ -63,12 +68,9 @@ pub struct Job {
 
 impl Job {
     /// Starts `f` on a thread with a large stack.
-    pub fn spawn(kind: JobKind, flags: Arc<Flags>, f: impl FnOnce() + Send + 'static) -> Result<Job, String> {
-        let handle = std::thread::Builder::new()
-            .name("tetrarch-search".into())
-            .stack_size(256 << 20)
-            .spawn(f)
-            .map_err(|e| format!("cannot start the search thread: {e}"))?;
+    pub fn spawn(kind: JobKind, flags: Arc<Flags>, f: impl FnOnce() + Send + 'static) -> Result<Job, SpawnError> {
+        let handle =
+            std::thread::Builder::new().name("tetrarch-search".into()).stack_size(256 << 20).spawn(f).map_err(SpawnError)?;
         Ok(Job { handle, flags, kind })
     }
 

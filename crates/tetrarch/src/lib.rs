@@ -24,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub mod board_json;
+pub mod error;
 pub mod go;
 pub mod gui;
 pub mod job;
@@ -41,10 +42,10 @@ use tetrarch_core::game::Rules;
 use tetrarch_core::registry;
 pub use tetrarch_core::registry::{GameInfo, GameVisitor};
 
+pub use error::CommandError;
 pub use job::Job;
 pub use options::Settings;
-use options::{check_value, option_line, parse_setoption, spec_line, Generic};
-use out::quote;
+use options::{check_value, option_line, parse_setoption, spec_line, Generic, OptionError, ValueError};
 pub use out::{Captured, Out};
 use session::{Session, SessionOps};
 
@@ -194,7 +195,7 @@ impl Engine {
             | "record"
                 if !args.is_empty() =>
             {
-                Err(format!("{cmd}: unexpected {}", quote(args[0])))
+                Err(CommandError::Unexpected { cmd: cmd.into(), word: args[0].into() })
             }
             "uci" | "ugi" => {
                 // The handshake picks the answers' dialect (docs/protocol.md,
@@ -231,7 +232,8 @@ impl Engine {
                 .map(|()| {
                     self.stop_job();
                 })
-                .and_then(|()| self.setoption(args, true)),
+                .and_then(|()| self.setoption(args, true))
+                .map_err(CommandError::from),
             "ucinewgame" | "uginewgame" => {
                 self.stop_job();
                 self.session.new_game();
@@ -248,13 +250,13 @@ impl Engine {
                 [] => Ok(None),
                 ["depth", n] => match n.parse::<u32>() {
                     Ok(d) if d >= 1 => Ok(Some(d)),
-                    _ => Err(format!("bench: bad depth {}", quote(n))),
+                    _ => Err(CommandError::BenchDepth(n.to_string())),
                 },
-                [w, ..] => Err(format!("bench: unexpected {}", quote(w))),
+                [w, ..] => Err(CommandError::Unexpected { cmd: "bench".into(), word: w.to_string() }),
             }
             .and_then(|d| {
                 self.stop_job();
-                perft_bench::bench(d, None, &self.out).map(|_| ())
+                Ok(perft_bench::bench(d, None, &self.out).map(|_| ())?)
             }),
             "d" => {
                 self.session.display(&self.out);
@@ -267,10 +269,10 @@ impl Engine {
             }
             "query" => self.session.query(args, &self.settings, &self.out),
             "record" => self.session.record(&self.out),
-            _ => Err(format!("unknown command {}", quote(cmd))),
+            _ => Err(CommandError::UnknownCommand(cmd.into())),
         };
         if let Err(e) = r {
-            self.out.error(e);
+            self.out.error(e.to_string());
         }
         Control::Continue
     }
@@ -306,27 +308,27 @@ impl Engine {
 
     /// `setoption`; with `apply` false it only checks the line (the same
     /// errors, nothing changed).
-    fn setoption(&mut self, args: &[&str], apply: bool) -> Result<(), String> {
+    fn setoption(&mut self, args: &[&str], apply: bool) -> Result<(), OptionError> {
         let (name, value) = parse_setoption(args)?;
         let value = value.as_deref();
         if name.eq_ignore_ascii_case("UCI_Variant") {
             let all = variants();
-            let v = value.filter(|v| !v.is_empty()).ok_or("setoption: option UCI_Variant needs a value")?;
-            let variant = all
+            let v = value.filter(|v| !v.is_empty()).ok_or_else(|| ValueError::Missing { name: "UCI_Variant".into() })?;
+            let variant = *all
                 .iter()
                 .find(|x| x.eq_ignore_ascii_case(v))
-                .ok_or_else(|| format!("setoption: unknown variant {} (known: {})", quote(v), all.join(", ")))?;
-            if apply && *variant != self.variant() {
+                .ok_or_else(|| OptionError::UnknownVariant { name: v.into(), known: all.clone() })?;
+            if apply && variant != self.variant() {
                 // The new session starts with a 1 MiB table, the old one
                 // (and its table) is dropped, and only then is the table
                 // grown to `Hash`: never two big tables at once, and a size
                 // the allocator refuses is an error, not a panic.
                 let small = Settings { hash_mb: 1, ..self.settings.clone() };
-                self.session = new_session(variant, &small).ok_or("setoption: variant not in the game table")?;
+                self.session = new_session(variant, &small).ok_or(OptionError::NotInGameTable)?;
                 if self.settings.hash_mb != 1 {
-                    if let Err(e) = self.session.resize_hash(self.settings.hash_mb) {
+                    if let Err(source) = self.session.resize_hash(self.settings.hash_mb) {
                         self.settings.hash_mb = 1;
-                        return Err(format!("setoption: UCI_Variant {variant}: {e}; the hash table has 1 MiB"));
+                        return Err(OptionError::VariantHash { variant, source });
                     }
                 }
             }
@@ -360,9 +362,7 @@ impl Engine {
                 let mb = n() as usize;
                 if let Some(avail) = options::available_mib() {
                     if mb > avail * 3 / 4 {
-                        return Err(format!(
-                            "setoption: Hash {mb} MiB is more than this machine can give (about {avail} MiB available)"
-                        ));
+                        return Err(OptionError::HashTooLarge { mb, available: avail });
                     }
                 }
             }
@@ -372,7 +372,7 @@ impl Engine {
             match g {
                 Generic::Hash => {
                     let mb = n() as usize;
-                    self.session.resize_hash(mb).map_err(|e| format!("setoption: Hash: {e}"))?;
+                    self.session.resize_hash(mb).map_err(OptionError::Hash)?;
                     self.settings.hash_mb = mb;
                 }
                 Generic::Threads => self.settings.threads = n() as usize,
@@ -392,7 +392,7 @@ impl Engine {
         match ops.option_specs().iter().position(|s| s.name.eq_ignore_ascii_case(&name)) {
             Some(i) if apply => ops.set_game_option(i, value),
             Some(i) => ops.check_game_option(i, value),
-            None => Err(format!("setoption: unknown option {} for variant {}", quote(&name), ops.variant())),
+            None => Err(OptionError::UnknownOption { name, variant: ops.variant() }),
         }
     }
 }

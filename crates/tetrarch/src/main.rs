@@ -7,7 +7,8 @@ use std::io::BufRead;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use tetrarch::perft_bench::{self, PerftArgs};
+use tetrarch::gui::GuiError;
+use tetrarch::perft_bench::{self, PerftArgs, PerftBenchError};
 use tetrarch::{Control, Engine, Out};
 
 /// Tetrarch: an engine for unusual board games. Without a sub-command it
@@ -28,20 +29,33 @@ struct Cli {
 /// `--variant` is not given (empty = not set).
 const VARIANT_ENV: &str = "TETRARCH_VARIANT";
 
+/// `--variant` or `TETRARCH_VARIANT` names no variant.
+#[derive(Debug, thiserror::Error)]
+#[error("{from}: unknown variant `{name}` (known: {})", .known.join(", "))]
+struct UnknownStartVariant {
+    /// `--variant` or `TETRARCH_VARIANT`.
+    from: &'static str,
+    /// The name given.
+    name: String,
+    /// Every variant.
+    known: Vec<&'static str>,
+}
+
 /// The protocol loop's variant: `--variant`, else `TETRARCH_VARIANT`, else
 /// the default; an unknown name is an error listing the variants (any case
 /// is accepted, as for `UCI_Variant`).
-fn start_variant(flag: Option<&str>, env: Option<&str>) -> Result<&'static str, String> {
+fn start_variant(flag: Option<&str>, env: Option<&str>) -> Result<&'static str, UnknownStartVariant> {
     let (name, from) = match (flag, env.filter(|v| !v.is_empty())) {
         (Some(v), _) => (v, "--variant"),
         (None, Some(v)) => (v, VARIANT_ENV),
         (None, None) => return Ok(tetrarch::DEFAULT_VARIANT),
     };
-    let all = tetrarch::variants();
-    all.iter()
-        .find(|v| v.eq_ignore_ascii_case(name))
-        .copied()
-        .ok_or_else(|| format!("{from}: unknown variant `{name}` (known: {})", all.join(", ")))
+    let known = tetrarch::variants();
+    known.iter().find(|v| v.eq_ignore_ascii_case(name)).copied().ok_or_else(|| UnknownStartVariant {
+        from,
+        name: name.into(),
+        known: known.clone(),
+    })
 }
 
 #[derive(Subcommand)]
@@ -103,88 +117,10 @@ enum Command {
     },
     /// Plays self-play games at a fixed node budget and writes their quiet
     /// positions with the games' results (JSON Lines, docs/tuning.md).
-    Datagen {
-        /// The variant.
-        #[arg(long)]
-        variant: String,
-        /// Games to play.
-        #[arg(long)]
-        games: u64,
-        /// Node budget per turn.
-        #[arg(long)]
-        nodes: u64,
-        /// The data file to write.
-        #[arg(long)]
-        out: std::path::PathBuf,
-        /// Seed of the openings (the same seed and budget give the same file).
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Games at once (one thread each).
-        #[arg(long, default_value_t = 1)]
-        concurrency: usize,
-        /// Random legal turns after the start (and a random set-up where the
-        /// game has one).
-        #[arg(long, default_value_t = 8)]
-        random_plies: u32,
-        /// Turns after the opening that are not recorded.
-        #[arg(long, default_value_t = 4)]
-        skip_turns: u32,
-        /// Turn cap, a draw (0: the game's default, else 600).
-        #[arg(long, default_value_t = 0)]
-        max_turns: u32,
-        /// Hash per game, MiB.
-        #[arg(long, default_value_t = 16)]
-        hash: usize,
-        /// Play with the weights of this file (default: compiled-in).
-        #[arg(long)]
-        weights: Option<std::path::PathBuf>,
-        /// Continue an interrupted file (same settings).
-        #[arg(long)]
-        resume: bool,
-        /// Play only shard K of N (`K/N`): games K−1, K−1+N, …
-        #[arg(long)]
-        shard: Option<tetrarch_tune::Shard>,
-        /// No progress lines.
-        #[arg(long)]
-        quiet: bool,
-    },
+    Datagen(DatagenCommand),
     /// Fits the evaluation weights of a variant to datagen files and writes a
     /// weights file (`setoption name EvalFile` loads it; docs/tuning.md).
-    Tune {
-        /// The variant.
-        #[arg(long)]
-        variant: String,
-        /// Data files (from `tetrarch datagen` for this variant).
-        #[arg(long, num_args = 1.., required = true)]
-        data: Vec<std::path::PathBuf>,
-        /// The weights file to write.
-        #[arg(long)]
-        out: std::path::PathBuf,
-        /// Start from this weights file, or `hand` for the game's hand-set
-        /// table (default: the compiled-in weights, tuned where a game has
-        /// a committed tuned set).
-        #[arg(long)]
-        start: Option<std::path::PathBuf>,
-        /// Passes over the data.
-        #[arg(long, default_value_t = 30)]
-        epochs: u32,
-        /// Positions per Adam step.
-        #[arg(long, default_value_t = 16384)]
-        batch: usize,
-        /// Adam's step size (centipawns).
-        #[arg(long, default_value_t = 1.0)]
-        lr: f64,
-        /// Pull of each weight towards its start (L2).
-        #[arg(long, default_value_t = 0.0)]
-        l2: f64,
-        /// Use this K instead of fitting it.
-        #[arg(long)]
-        k: Option<f64>,
-        /// Leave these weights as they start: names, or prefixes ending in
-        /// `.` (`--freeze pst.`), comma-separated.
-        #[arg(long, value_delimiter = ',')]
-        freeze: Vec<String>,
-    },
+    Tune(TuneCommand),
     /// Searches the built-in positions of every game to a fixed depth with one
     /// thread; the last line is `<nodes> nodes <nps> nps`.
     Bench {
@@ -197,6 +133,94 @@ enum Command {
     },
 }
 
+// The options of `tetrarch datagen` (the doc comment of
+// `Command::Datagen` is its help).
+#[derive(clap::Args)]
+struct DatagenCommand {
+    /// The variant.
+    #[arg(long)]
+    variant: String,
+    /// Games to play.
+    #[arg(long)]
+    games: u64,
+    /// Node budget per turn.
+    #[arg(long)]
+    nodes: u64,
+    /// The data file to write.
+    #[arg(long)]
+    out: std::path::PathBuf,
+    /// Seed of the openings (the same seed and budget give the same file).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games at once (one thread each).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Random legal turns after the start (and a random set-up where the
+    /// game has one).
+    #[arg(long, default_value_t = 8)]
+    random_plies: u32,
+    /// Turns after the opening that are not recorded.
+    #[arg(long, default_value_t = 4)]
+    skip_turns: u32,
+    /// Turn cap, a draw (0: the game's default, else 600).
+    #[arg(long, default_value_t = 0)]
+    max_turns: u32,
+    /// Hash per game, MiB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// Play with the weights of this file (default: compiled-in).
+    #[arg(long)]
+    weights: Option<std::path::PathBuf>,
+    /// Continue an interrupted file (same settings).
+    #[arg(long)]
+    resume: bool,
+    /// Play only shard K of N (`K/N`): games K−1, K−1+N, …
+    #[arg(long)]
+    shard: Option<tetrarch_tune::Shard>,
+    /// No progress lines.
+    #[arg(long)]
+    quiet: bool,
+}
+
+// The options of `tetrarch tune`.
+#[derive(clap::Args)]
+struct TuneCommand {
+    /// The variant.
+    #[arg(long)]
+    variant: String,
+    /// Data files (from `tetrarch datagen` for this variant).
+    #[arg(long, num_args = 1.., required = true)]
+    data: Vec<std::path::PathBuf>,
+    /// The weights file to write.
+    #[arg(long)]
+    out: std::path::PathBuf,
+    /// Start from this weights file, or `hand` for the game's hand-set
+    /// table (default: the compiled-in weights, tuned where a game has
+    /// a committed tuned set).
+    #[arg(long)]
+    start: Option<std::path::PathBuf>,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 30)]
+    epochs: u32,
+    /// Positions per Adam step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Adam's step size (centipawns).
+    #[arg(long, default_value_t = 1.0)]
+    lr: f64,
+    /// Pull of each weight towards its start (L2).
+    #[arg(long, default_value_t = 0.0)]
+    l2: f64,
+    /// Use this K instead of fitting it.
+    #[arg(long)]
+    k: Option<f64>,
+    /// Leave these weights as they start: names, or prefixes ending in
+    /// `.` (`--freeze pst.`), comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    freeze: Vec<String>,
+}
+
+/// The protocol loop on standard input and output.
 fn protocol_loop(variant: &str) -> ExitCode {
     let mut engine = Engine::with_variant(Out::stdout(), variant).expect("the variant was checked");
     let stdin = std::io::stdin();
@@ -218,144 +242,180 @@ fn protocol_loop(variant: &str) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Why the command line cannot run: `error: …` on standard error, exit
+/// status 2.
+#[derive(Debug, thiserror::Error)]
+enum CliError {
+    /// `tetrarch --variant V <sub-command>`.
+    #[error("--variant before a sub-command sets the protocol loop's variant; give the sub-command its own")]
+    VariantBeforeSubcommand,
+    /// The protocol loop's variant is unknown.
+    #[error(transparent)]
+    StartVariant(#[from] UnknownStartVariant),
+    /// `perft`, `record` or `bench` failed.
+    #[error(transparent)]
+    PerftBench(#[from] PerftBenchError),
+    /// `bench --depth 0`.
+    #[error("--depth must be at least 1")]
+    BenchDepth,
+    /// `gui` cannot listen on its port.
+    #[error("cannot listen on 127.0.0.1:{port}: {source}")]
+    Listen {
+        /// The port asked for.
+        port: u16,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The GUI cannot start or serve.
+    #[error(transparent)]
+    Gui(#[from] GuiError),
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let out = Out::stdout();
-    if cli.variant.is_some() && cli.command.is_some() {
-        eprintln!("error: --variant before a sub-command sets the protocol loop's variant; give the sub-command its own");
-        return ExitCode::from(2);
-    }
-    match cli.command {
-        None => {
-            let env = std::env::var(VARIANT_ENV).ok();
-            match start_variant(cli.variant.as_deref(), env.as_deref()) {
-                Ok(v) => protocol_loop(v),
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(2)
-                }
-            }
-        }
-        Some(Command::Perft { variant, depth, fen, moves, divide, actions, bulk }) => {
-            let args = PerftArgs { variant, depth, fen, moves, divide, actions, bulk };
-            match perft_bench::perft_cli(&args, &out) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(2)
-                }
-            }
-        }
-        Some(Command::Match { args }) => ExitCode::from(tetrarch_match::main_with_args(&args) as u8),
-        Some(Command::Record { variant, file }) => match perft_bench::record_cli(&variant, &file, &out) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            }
-        },
-        Some(Command::Gui { port, variant, no_token }) => {
-            if tetrarch::with_variant(&variant, tetrarch::gui::game_queries::FactsOf).is_none() {
-                eprintln!("error: unknown variant `{variant}` (known: {})", tetrarch::variants().join(", "));
-                return ExitCode::from(2);
-            }
-            match tetrarch::gui::bind(port) {
-                Ok((listener, url)) => {
-                    let token = (!no_token).then(tetrarch::gui::new_token);
-                    match &token {
-                        Some(t) => println!("{url}?token={t}"),
-                        None => println!("{url}"),
-                    }
-                    match tetrarch::gui::serve(listener, &variant, token) {
-                        Ok(()) => ExitCode::SUCCESS,
-                        Err(e) => {
-                            eprintln!("error: {e}");
-                            ExitCode::from(2)
-                        }
-                    }
-                }
-                Err(e) => {
-                    eprintln!("error: cannot listen on 127.0.0.1:{port}: {e}");
-                    ExitCode::from(2)
-                }
-            }
-        }
-        Some(Command::Datagen {
-            variant,
-            games,
-            nodes,
-            out,
-            seed,
-            concurrency,
-            random_plies,
-            skip_turns,
-            max_turns,
-            hash,
-            weights,
-            resume,
-            shard,
-            quiet,
-        }) => {
-            let args = tetrarch_tune::DatagenArgs {
-                variant,
-                games,
-                nodes,
-                out,
-                seed,
-                concurrency,
-                random_plies,
-                resume,
-                shard,
-                hash_mb: hash.max(1),
-                skip_turns,
-                max_turns,
-                weights: None,
-                progress: !quiet,
-            };
-            match tetrarch_tune::datagen_main(&args, weights.as_deref()) {
-                Ok(s) => {
-                    println!(
-                        "datagen {}: {} games, {} positions in {}; this run: {} games, {} positions in {:.1} s",
-                        args.variant,
-                        s.games,
-                        s.positions,
-                        args.out.display(),
-                        s.played,
-                        s.written,
-                        s.elapsed.as_secs_f64()
-                    );
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(2)
-                }
-            }
-        }
-        Some(Command::Tune { variant, data, out, start, epochs, batch, lr, l2, k, freeze }) => {
-            let command = std::env::args().collect::<Vec<_>>().join(" ");
-            let fit = tetrarch_tune::tune::FitArgs { epochs, batch: batch.max(1), lr, l2, k, seed: 1, freeze };
-            let args = tetrarch_tune::TuneArgs { variant, data, out, start, fit, command };
-            match tetrarch_tune::tune_main(&args, &mut |l| println!("{l}")) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(2)
-                }
-            }
-        }
-        Some(Command::Bench { depth, variant }) => {
-            if depth == Some(0) {
-                eprintln!("error: --depth must be at least 1");
-                return ExitCode::from(2);
-            }
-            match perft_bench::bench(depth, variant.as_deref(), &out) {
-                Ok(_) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(2)
-                }
-            }
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
         }
     }
+}
+
+/// Runs the protocol loop or the sub-command.
+fn run(cli: Cli) -> Result<ExitCode, CliError> {
+    let Some(command) = cli.command else { return protocol(cli.variant.as_deref()) };
+    if cli.variant.is_some() {
+        return Err(CliError::VariantBeforeSubcommand);
+    }
+    match command {
+        Command::Perft { variant, depth, fen, moves, divide, actions, bulk } => {
+            perft(&PerftArgs { variant, depth, fen, moves, divide, actions, bulk })
+        }
+        Command::Match { args } => Ok(match_command(&args)),
+        Command::Record { variant, file } => record(&variant, &file),
+        Command::Gui { port, variant, no_token } => gui(port, &variant, no_token),
+        Command::Datagen(args) => Ok(datagen(args)),
+        Command::Tune(args) => Ok(tune(args)),
+        Command::Bench { depth, variant } => bench(depth, variant.as_deref()),
+    }
+}
+
+/// No sub-command: the protocol loop in `--variant`, `TETRARCH_VARIANT` or
+/// the default variant.
+fn protocol(flag: Option<&str>) -> Result<ExitCode, CliError> {
+    let env = std::env::var(VARIANT_ENV).ok();
+    let variant = start_variant(flag, env.as_deref())?;
+    Ok(protocol_loop(variant))
+}
+
+/// `tetrarch perft`.
+fn perft(args: &PerftArgs) -> Result<ExitCode, CliError> {
+    perft_bench::perft_cli(args, &Out::stdout())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tetrarch match`.
+fn match_command(args: &[String]) -> ExitCode {
+    ExitCode::from(tetrarch_match::main_with_args(args) as u8)
+}
+
+/// `tetrarch record`.
+fn record(variant: &str, file: &str) -> Result<ExitCode, CliError> {
+    perft_bench::record_cli(variant, file, &Out::stdout())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tetrarch gui`: prints the address (with the access token unless
+/// `--no-token`) and serves until killed.
+fn gui(port: u16, variant: &str, no_token: bool) -> Result<ExitCode, CliError> {
+    if tetrarch::with_variant(variant, tetrarch::gui::game_queries::FactsOf).is_none() {
+        return Err(GuiError::UnknownVariant { name: variant.into(), known: tetrarch::variants() }.into());
+    }
+    let (listener, url) = tetrarch::gui::bind(port).map_err(|source| CliError::Listen { port, source })?;
+    let token = (!no_token).then(tetrarch::gui::new_token);
+    match &token {
+        Some(t) => println!("{url}?token={t}"),
+        None => println!("{url}"),
+    }
+    tetrarch::gui::serve(listener, variant, token)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tetrarch datagen`.
+fn datagen(command: DatagenCommand) -> ExitCode {
+    let DatagenCommand {
+        variant,
+        games,
+        nodes,
+        out,
+        seed,
+        concurrency,
+        random_plies,
+        skip_turns,
+        max_turns,
+        hash,
+        weights,
+        resume,
+        shard,
+        quiet,
+    } = command;
+    let args = tetrarch_tune::DatagenArgs {
+        variant,
+        games,
+        nodes,
+        out,
+        seed,
+        concurrency,
+        random_plies,
+        resume,
+        shard,
+        hash_mb: hash.max(1),
+        skip_turns,
+        max_turns,
+        weights: None,
+        progress: !quiet,
+    };
+    match tetrarch_tune::datagen_main(&args, weights.as_deref()) {
+        Ok(s) => {
+            println!(
+                "datagen {}: {} games, {} positions in {}; this run: {} games, {} positions in {:.1} s",
+                args.variant,
+                s.games,
+                s.positions,
+                args.out.display(),
+                s.played,
+                s.written,
+                s.elapsed.as_secs_f64()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `tetrarch tune`.
+fn tune(command: TuneCommand) -> ExitCode {
+    let TuneCommand { variant, data, out, start, epochs, batch, lr, l2, k, freeze } = command;
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let fit = tetrarch_tune::tune::FitArgs { epochs, batch: batch.max(1), lr, l2, k, seed: 1, freeze };
+    let args = tetrarch_tune::TuneArgs { variant, data, out, start, fit, command };
+    match tetrarch_tune::tune_main(&args, &mut |l| println!("{l}")) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `tetrarch bench`.
+fn bench(depth: Option<u32>, variant: Option<&str>) -> Result<ExitCode, CliError> {
+    if depth == Some(0) {
+        return Err(CliError::BenchDepth);
+    }
+    perft_bench::bench(depth, variant, &Out::stdout())?;
+    Ok(ExitCode::SUCCESS)
 }

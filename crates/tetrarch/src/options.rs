@@ -1,9 +1,163 @@
 //! Engine options: the generic ones every variant has, the `setoption` line
 //! grammar, and checking a value against an option's kind.
 
-use tetrarch_core::game::{OptionKind, OptionSpec};
+use tetrarch_core::eval::WeightsError;
+use tetrarch_core::game::{OptionKind, OptionSpec, PositionError};
 
 use crate::out::quote;
+
+/// Why a value does not fit an option's kind ([`check_value`]); the GUI
+/// shows this text, `setoption` prefixes it ([`OptionError::Value`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ValueError {
+    /// No value, or an empty one.
+    #[error("option {name} needs a value")]
+    Missing {
+        /// The option.
+        name: String,
+    },
+    /// A check's value is neither `true` nor `false`.
+    #[error("option {name} takes true or false, not {}", quote(.value))]
+    NotBool {
+        /// The option.
+        name: String,
+        /// The value given.
+        value: String,
+    },
+    /// A spin's value is outside its range.
+    #[error("option {name}: {} is out of range {min}..{max}", quote(.value))]
+    OutOfRange {
+        /// The option.
+        name: String,
+        /// The value given.
+        value: String,
+        /// The lowest value.
+        min: i64,
+        /// The highest value.
+        max: i64,
+    },
+    /// A spin's value is not an integer.
+    #[error("option {name}: {} is not an integer", quote(.value))]
+    NotInteger {
+        /// The option.
+        name: String,
+        /// The value given.
+        value: String,
+    },
+    /// A combo's value is none of its values.
+    #[error("option {name}: {} is not one of {}", quote(.value), .vars.join(", "))]
+    NotListed {
+        /// The option.
+        name: String,
+        /// The value given.
+        value: String,
+        /// The values it takes.
+        vars: &'static [&'static str],
+    },
+}
+
+/// Why a file cannot be read by [`read_limited`].
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// Opening or reading failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// The path names a directory.
+    #[error("it is a directory")]
+    Directory,
+    /// The file is longer than the limit.
+    #[error("larger than {limit} bytes")]
+    TooLarge {
+        /// The limit, bytes.
+        limit: u64,
+    },
+    /// The file is not UTF-8.
+    #[error("not UTF-8 text")]
+    NotUtf8,
+}
+
+/// Why a `setoption` line is refused; the text is the protocol's
+/// `info string error: …` (docs/protocol.md).
+#[derive(Debug, thiserror::Error)]
+pub enum OptionError {
+    /// The first word is not `name`.
+    #[error("setoption: expected `name`, got {}", quote(.0))]
+    ExpectedName(String),
+    /// `setoption` alone.
+    #[error("setoption: missing `name <id>`")]
+    MissingName,
+    /// `setoption name` without a name.
+    #[error("setoption: missing option name")]
+    MissingOptionName,
+    /// The value does not fit the option.
+    #[error("setoption: {0}")]
+    Value(#[from] ValueError),
+    /// `UCI_Variant` names no variant.
+    #[error("setoption: unknown variant {} (known: {})", quote(.name), .known.join(", "))]
+    UnknownVariant {
+        /// The name given.
+        name: String,
+        /// Every variant.
+        known: Vec<&'static str>,
+    },
+    /// A listed variant the game table lacks (a bug).
+    #[error("setoption: variant not in the game table")]
+    NotInGameTable,
+    /// The new variant's session could not grow its table to `Hash`.
+    #[error("setoption: UCI_Variant {variant}: {source}; the hash table has 1 MiB")]
+    VariantHash {
+        /// The new variant.
+        variant: &'static str,
+        /// Why the table could not be made.
+        source: tetrarch_search::AllocError,
+    },
+    /// `Hash` above three quarters of the memory available.
+    #[error("setoption: Hash {mb} MiB is more than this machine can give (about {available} MiB available)")]
+    HashTooLarge {
+        /// The size asked for, MiB.
+        mb: usize,
+        /// The memory available, MiB.
+        available: usize,
+    },
+    /// The allocator refused the `Hash` table.
+    #[error("setoption: Hash: {0}")]
+    Hash(tetrarch_search::AllocError),
+    /// No option of that name in this variant.
+    #[error("setoption: unknown option {} for variant {variant}", quote(.name))]
+    UnknownOption {
+        /// The name given.
+        name: String,
+        /// The current variant.
+        variant: &'static str,
+    },
+    /// A game option's index past the game's options (a bug).
+    #[error("setoption: no such option")]
+    NoSuchOption,
+    /// The game refused a game option's value.
+    #[error("setoption: option {name}: {source}")]
+    Game {
+        /// The option.
+        name: &'static str,
+        /// The game's reason.
+        source: PositionError,
+    },
+    /// The `EvalFile` cannot be read.
+    #[error("setoption: EvalFile: cannot read {}: {source}", quote(.path))]
+    EvalFileRead {
+        /// The path.
+        path: String,
+        /// Why.
+        source: ReadError,
+    },
+    /// The `EvalFile` is no weights file of this variant.
+    #[error("setoption: EvalFile {}: {source}", quote(.path))]
+    EvalFile {
+        /// The path.
+        path: String,
+        /// Why.
+        source: WeightsError,
+    },
+}
 
 /// The multi-player search strategies (`Strategy`, free-for-all variants only).
 pub const STRATEGIES: &[&str] = &["paranoid", "brs", "maxn"];
@@ -178,18 +332,18 @@ pub const EVAL_FILE_LIMIT: u64 = 4 << 20;
 
 /// Reads a text file of at most `limit` bytes (a longer one is an error,
 /// so a wrong path cannot make the engine read without end).
-pub fn read_limited(path: &str, limit: u64) -> Result<String, String> {
+pub fn read_limited(path: &str, limit: u64) -> Result<String, ReadError> {
     use std::io::Read;
-    let f = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let f = std::fs::File::open(path)?;
     if f.metadata().is_ok_and(|m| m.is_dir()) {
-        return Err("it is a directory".into());
+        return Err(ReadError::Directory);
     }
     let mut buf = Vec::new();
-    f.take(limit + 1).read_to_end(&mut buf).map_err(|e| e.to_string())?;
+    f.take(limit + 1).read_to_end(&mut buf)?;
     if buf.len() as u64 > limit {
-        return Err(format!("larger than {} bytes", limit));
+        return Err(ReadError::TooLarge { limit });
     }
-    String::from_utf8(buf).map_err(|_| "not UTF-8 text".to_string())
+    String::from_utf8(buf).map_err(|_| ReadError::NotUtf8)
 }
 
 /// The `option …` line of an option.
@@ -218,11 +372,11 @@ pub fn spec_line(spec: &OptionSpec) -> String {
 
 /// Splits `setoption name <id…> [value <x…>]` (the words after `setoption`)
 /// into the name and the value, each with single spaces.
-pub fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String> {
+pub fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), OptionError> {
     match args.first() {
         Some(w) if w.eq_ignore_ascii_case("name") => {}
-        Some(w) => return Err(format!("setoption: expected `name`, got {}", quote(w))),
-        None => return Err("setoption: missing `name <id>`".into()),
+        Some(w) => return Err(OptionError::ExpectedName(w.to_string())),
+        None => return Err(OptionError::MissingName),
     }
     let rest = &args[1..];
     // The first `value` after at least one word of the name.
@@ -232,36 +386,37 @@ pub fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String
         None => (rest, None),
     };
     if name.is_empty() {
-        return Err("setoption: missing option name".into());
+        return Err(OptionError::MissingOptionName);
     }
     Ok((name.join(" "), value.map(|v| v.join(" "))))
 }
 
 /// Checks `value` against `kind` and returns its canonical form (a spin as a
 /// number, a check as `true`/`false`, a combo as the listed spelling).
-pub fn check_value(name: &str, kind: &OptionKind, value: Option<&str>) -> Result<String, String> {
+pub fn check_value(name: &str, kind: &OptionKind, value: Option<&str>) -> Result<String, ValueError> {
     let v = match value {
         Some(v) if !v.is_empty() => v,
-        _ => return Err(format!("setoption: option {name} needs a value")),
+        _ => return Err(ValueError::Missing { name: name.into() }),
     };
-    match kind {
+    let (name, value) = (name.to_string(), v.to_string());
+    match *kind {
         OptionKind::Check(_) => {
             if v.eq_ignore_ascii_case("true") {
                 Ok("true".into())
             } else if v.eq_ignore_ascii_case("false") {
                 Ok("false".into())
             } else {
-                Err(format!("setoption: option {name} takes true or false, not {}", quote(v)))
+                Err(ValueError::NotBool { name, value })
             }
         }
         OptionKind::Spin { min, max, .. } => match v.parse::<i64>() {
-            Ok(n) if n >= *min && n <= *max => Ok(n.to_string()),
-            Ok(_) => Err(format!("setoption: option {name}: {} is out of range {min}..{max}", quote(v))),
-            Err(_) => Err(format!("setoption: option {name}: {} is not an integer", quote(v))),
+            Ok(n) if n >= min && n <= max => Ok(n.to_string()),
+            Ok(_) => Err(ValueError::OutOfRange { name, value, min, max }),
+            Err(_) => Err(ValueError::NotInteger { name, value }),
         },
         OptionKind::Combo(vals) => match vals.iter().find(|x| x.eq_ignore_ascii_case(v)) {
             Some(x) => Ok((*x).to_string()),
-            None => Err(format!("setoption: option {name}: {} is not one of {}", quote(v), vals.join(", "))),
+            None => Err(ValueError::NotListed { name, value, vars: vals }),
         },
     }
 }
@@ -288,23 +443,40 @@ mod tests {
         );
         assert_eq!(parse_setoption(&["name", "Clear", "Hash"]).unwrap(), ("Clear Hash".into(), None));
         assert_eq!(parse_setoption(&["name", "value"]).unwrap(), ("value".into(), None));
-        assert!(parse_setoption(&[]).is_err());
-        assert!(parse_setoption(&["name"]).is_err());
-        assert!(parse_setoption(&["Hash", "value", "3"]).is_err());
+        assert!(matches!(parse_setoption(&[]), Err(OptionError::MissingName)));
+        assert!(matches!(parse_setoption(&["name"]), Err(OptionError::MissingOptionName)));
+        assert!(matches!(parse_setoption(&["Hash", "value", "3"]), Err(OptionError::ExpectedName(w)) if w == "Hash"));
     }
 
     #[test]
     fn values() {
         let spin = OptionKind::Spin { default: 1, min: 1, max: 10 };
         assert_eq!(check_value("x", &spin, Some("10")).unwrap(), "10");
-        assert!(check_value("x", &spin, Some("11")).is_err());
-        assert!(check_value("x", &spin, Some("0")).is_err());
-        assert!(check_value("x", &spin, Some("a")).is_err());
-        assert!(check_value("x", &spin, None).is_err());
+        let range = |v: &str| ValueError::OutOfRange { name: "x".into(), value: v.into(), min: 1, max: 10 };
+        assert_eq!(check_value("x", &spin, Some("11")), Err(range("11")));
+        assert_eq!(check_value("x", &spin, Some("0")), Err(range("0")));
+        assert_eq!(check_value("x", &spin, Some("a")), Err(ValueError::NotInteger { name: "x".into(), value: "a".into() }));
+        assert_eq!(check_value("x", &spin, None), Err(ValueError::Missing { name: "x".into() }));
+        assert_eq!(check_value("x", &spin, Some("")), Err(ValueError::Missing { name: "x".into() }));
         assert_eq!(check_value("x", &OptionKind::Check(false), Some("TRUE")).unwrap(), "true");
-        assert!(check_value("x", &OptionKind::Check(false), Some("yes")).is_err());
+        assert_eq!(
+            check_value("x", &OptionKind::Check(false), Some("yes")),
+            Err(ValueError::NotBool { name: "x".into(), value: "yes".into() })
+        );
         assert_eq!(check_value("x", &OptionKind::Combo(STRATEGIES), Some("BRS")).unwrap(), "brs");
-        assert!(check_value("x", &OptionKind::Combo(STRATEGIES), Some("best")).is_err());
+        assert_eq!(
+            check_value("x", &OptionKind::Combo(STRATEGIES), Some("best")),
+            Err(ValueError::NotListed { name: "x".into(), value: "best".into(), vars: STRATEGIES })
+        );
+    }
+
+    /// `setoption`'s wording (docs/protocol.md) is the value's with a prefix.
+    #[test]
+    fn option_error_text() {
+        let spin = OptionKind::Spin { default: 1, min: 1, max: 10 };
+        let e = check_value("Hash", &spin, Some("11")).unwrap_err();
+        assert_eq!(e.to_string(), "option Hash: `11` is out of range 1..10");
+        assert_eq!(OptionError::from(e).to_string(), "setoption: option Hash: `11` is out of range 1..10");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use tetrarch_core::game::Game;
+use tetrarch_core::game::{Game, PositionError, TokenError};
 use tetrarch_core::turns::{
     divide, legal_turns_up_to, parse_turn, perft, perft_actions, perft_bulk, play_turn, DivideError, TURN_LIST_LIMIT,
 };
@@ -13,6 +13,59 @@ use tetrarch_search::{Score, Searcher};
 use crate::out::{quote, Out};
 use crate::session::{bench_search, bestmove_line};
 use crate::{variants, with_variant, GameInfo, GameVisitor};
+
+/// Why `tetrarch perft`, `tetrarch bench` or `tetrarch record` cannot run
+/// (the text follows `error: ` on standard error).
+#[derive(Debug, thiserror::Error)]
+pub enum PerftBenchError {
+    /// No game has this variant.
+    #[error("unknown variant {} (known: {})", quote(.name), .known.join(", "))]
+    UnknownVariant {
+        /// The name given.
+        name: String,
+        /// Every variant.
+        known: Vec<&'static str>,
+    },
+    /// `--bulk` with `--actions`.
+    #[error("--bulk and --actions cannot be combined")]
+    BulkWithActions,
+    /// `--fen` is wrong.
+    #[error("invalid position string: {0}")]
+    InvalidPosition(PositionError),
+    /// A turn of `--moves` is not a turn of its position.
+    #[error("turn {turn} {}: {source}", quote(.token))]
+    Turn {
+        /// Its place in `--moves`, from 1.
+        turn: usize,
+        /// The token.
+        token: String,
+        /// Why it is refused.
+        source: TokenError,
+    },
+    /// The record file cannot be read.
+    #[error("cannot read {}: {source}", quote(.path))]
+    Read {
+        /// The path.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The variant has no record format.
+    #[error("variant {variant} has no record format")]
+    NoRecordFormat {
+        /// The variant.
+        variant: &'static str,
+    },
+    /// The record is wrong.
+    #[error(transparent)]
+    Record(PositionError),
+}
+
+impl PerftBenchError {
+    fn unknown_variant(name: &str) -> Self {
+        PerftBenchError::UnknownVariant { name: name.into(), known: variants() }
+    }
+}
 
 /// Arguments of `tetrarch perft`.
 #[derive(Clone, Debug, Default)]
@@ -39,20 +92,21 @@ struct PerftVisitor<'a> {
 }
 
 impl GameVisitor for PerftVisitor<'_> {
-    type Output = Result<(), String>;
+    type Output = Result<(), PerftBenchError>;
 
-    fn visit<G: Game>(self, variant: &'static str) -> Result<(), String> {
+    fn visit<G: Game>(self, variant: &'static str) -> Result<(), PerftBenchError> {
         let a = self.args;
         if a.bulk && a.actions {
-            return Err("--bulk and --actions cannot be combined".into());
+            return Err(PerftBenchError::BulkWithActions);
         }
         let opts = G::default_options(variant);
         let mut pos = match &a.fen {
-            Some(s) => G::from_position_string(s, &opts).map_err(|e| format!("invalid position string: {e}"))?,
+            Some(s) => G::from_position_string(s, &opts).map_err(PerftBenchError::InvalidPosition)?,
             None => G::startpos(&opts),
         };
         for (i, tok) in a.moves.iter().enumerate() {
-            let acts = parse_turn(&pos, tok).map_err(|e| format!("turn {} {}: {e}", i + 1, quote(tok)))?;
+            let acts =
+                parse_turn(&pos, tok).map_err(|source| PerftBenchError::Turn { turn: i + 1, token: tok.clone(), source })?;
             play_turn(&mut pos, &acts);
         }
         let t = Instant::now();
@@ -110,9 +164,8 @@ fn per_second(n: u64, d: Duration) -> u128 {
 }
 
 /// `tetrarch perft …`.
-pub fn perft_cli(args: &PerftArgs, out: &Out) -> Result<(), String> {
-    with_variant(&args.variant, PerftVisitor { args, out })
-        .ok_or_else(|| format!("unknown variant {} (known: {})", quote(&args.variant), variants().join(", ")))?
+pub fn perft_cli(args: &PerftArgs, out: &Out) -> Result<(), PerftBenchError> {
+    with_variant(&args.variant, PerftVisitor { args, out }).ok_or_else(|| PerftBenchError::unknown_variant(&args.variant))?
 }
 
 struct BenchVisitor<'a> {
@@ -171,10 +224,10 @@ impl GameVisitor for BenchVisitor<'_> {
 /// `depth` (default: each game's [`GameInfo::bench_depth`]), one thread, a freshly
 /// cleared 16 MiB table per position; prints a line per position, then
 /// `<nodes> nodes <nps> nps`. Returns the node count.
-pub fn bench(depth: Option<u32>, only: Option<&str>, out: &Out) -> Result<u64, String> {
+pub fn bench(depth: Option<u32>, only: Option<&str>, out: &Out) -> Result<u64, PerftBenchError> {
     if let Some(v) = only {
         if !variants().contains(&v) {
-            return Err(format!("unknown variant {} (known: {})", quote(v), variants().join(", ")));
+            return Err(PerftBenchError::unknown_variant(v));
         }
     }
     let (mut nodes, mut time, mut count) = (0u64, Duration::ZERO, 0usize);
@@ -192,13 +245,13 @@ struct RecordVisitor<'a> {
 }
 
 impl GameVisitor for RecordVisitor<'_> {
-    type Output = Result<(), String>;
+    type Output = Result<(), PerftBenchError>;
 
-    fn visit<G: Game>(self, variant: &'static str) -> Result<(), String> {
+    fn visit<G: Game>(self, variant: &'static str) -> Result<(), PerftBenchError> {
         let opts = G::default_options(variant);
         let (start, turns) = G::read_record(self.text, &opts)
-            .ok_or_else(|| format!("variant {variant} has no record format"))?
-            .map_err(|e| e.to_string())?;
+            .ok_or(PerftBenchError::NoRecordFormat { variant })?
+            .map_err(PerftBenchError::Record)?;
         let mut line = format!("position fen {}", start.position_string());
         if !turns.is_empty() {
             line += " moves ";
@@ -211,8 +264,7 @@ impl GameVisitor for RecordVisitor<'_> {
 
 /// `tetrarch record <variant> <file>`: reads a game record (PGN4 for
 /// `teamchess`) and prints the `position` command that replays it.
-pub fn record_cli(variant: &str, path: &str, out: &Out) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", quote(path)))?;
-    with_variant(variant, RecordVisitor { text: &text, out })
-        .ok_or_else(|| format!("unknown variant {} (known: {})", quote(variant), variants().join(", ")))?
+pub fn record_cli(variant: &str, path: &str, out: &Out) -> Result<(), PerftBenchError> {
+    let text = std::fs::read_to_string(path).map_err(|source| PerftBenchError::Read { path: path.into(), source })?;
+    with_variant(variant, RecordVisitor { text: &text, out }).ok_or_else(|| PerftBenchError::unknown_variant(variant))?
 }

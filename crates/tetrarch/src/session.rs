@@ -13,17 +13,18 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use tetrarch_core::eval::Weights;
-use tetrarch_core::game::{turn_done, Game, OptionSpec, Outcome, PositionError};
+use tetrarch_core::game::{turn_done, Game, OptionSpec, Outcome};
 use tetrarch_core::turns::{
     count_turns_up_to, divide_until, legal_turns_up_to, line_to_turns, parse_turn, perft_until, play_turn, turn_by_actions,
     turn_string, DivideError, TURN_LIST_LIMIT,
 };
-use tetrarch_search::{Clock, Config, Info, Limits, Score, SearchResult, Searcher, Strategy};
+use tetrarch_search::{AllocError, Clock, Config, Info, Limits, Score, SearchResult, Searcher, Strategy};
 
-use crate::go::{parse_go, GoCommand, GoSearch};
-use crate::job::{Flags, Job, JobKind};
-use crate::options::{check_value, Settings};
-use crate::out::{quote, Out};
+use crate::error::CommandError;
+use crate::go::{parse_go, GoCommand, GoError, GoSearch};
+use crate::job::{Flags, Job, JobKind, SpawnError};
+use crate::options::{check_value, OptionError, Settings};
+use crate::out::Out;
 
 /// The commands of one game, object-safe so that the engine dispatches once
 /// per line.
@@ -37,15 +38,15 @@ pub trait SessionOps: Send {
     /// The game's own options.
     fn option_specs(&self) -> &[OptionSpec];
     /// Sets game option number `index` of [`SessionOps::option_specs`].
-    fn set_game_option(&mut self, index: usize, value: Option<&str>) -> Result<(), String>;
+    fn set_game_option(&mut self, index: usize, value: Option<&str>) -> Result<(), OptionError>;
     /// The error [`SessionOps::set_game_option`] would give, changing nothing.
-    fn check_game_option(&self, index: usize, value: Option<&str>) -> Result<(), String>;
+    fn check_game_option(&self, index: usize, value: Option<&str>) -> Result<(), OptionError>;
     /// The error [`SessionOps::position`] or [`SessionOps::go`] would give
     /// for `cmd` (`position` or `go`) with `args`, changing nothing, so that
     /// a bad line leaves a running search alone.
-    fn check(&self, cmd: &str, args: &[&str]) -> Result<(), String>;
+    fn check(&self, cmd: &str, args: &[&str]) -> Result<(), CommandError>;
     /// `setoption name Hash`.
-    fn resize_hash(&mut self, mb: usize) -> Result<(), String>;
+    fn resize_hash(&mut self, mb: usize) -> Result<(), AllocError>;
     /// `setoption name Clear Hash`.
     fn clear_hash(&mut self);
     /// `ucinewgame`.
@@ -54,25 +55,25 @@ pub trait SessionOps: Send {
     /// from the first (nothing else changes).
     fn restart_setups(&mut self);
     /// `position …` (the words after `position`).
-    fn position(&mut self, args: &[&str]) -> Result<(), String>;
+    fn position(&mut self, args: &[&str]) -> Result<(), CommandError>;
     /// `record`: the game since the last `position` command in the game's
     /// record format (PGN4 for `teamchess`).
-    fn record(&self, out: &Out) -> Result<(), String>;
+    fn record(&self, out: &Out) -> Result<(), CommandError>;
     /// `go …` (the words after `go`): starts a job, or answers at once
     /// (`go setup`).
-    fn go(&mut self, args: &[&str], settings: &Settings, out: &Out) -> Result<Option<Job>, String>;
+    fn go(&mut self, args: &[&str], settings: &Settings, out: &Out) -> Result<Option<Job>, CommandError>;
     /// `d`.
     fn display(&self, out: &Out);
     /// `moves` (an error past [`TURN_LIST_LIMIT`] turns).
-    fn moves(&self, out: &Out) -> Result<(), String>;
+    fn moves(&self, out: &Out) -> Result<(), CommandError>;
     /// `query …` (the answers depend on the handshake and `TurnCap`).
-    fn query(&self, args: &[&str], settings: &Settings, out: &Out) -> Result<(), String>;
+    fn query(&self, args: &[&str], settings: &Settings, out: &Out) -> Result<(), CommandError>;
     /// `eval`.
     fn eval(&self, out: &Out);
     /// `setoption name EvalFile`: reads a weights file for this variant
     /// (`None` or an empty path: the compiled-in weights); with `apply`
     /// false only checks it. A bad file is an error and changes nothing.
-    fn eval_file(&mut self, path: Option<&str>, apply: bool) -> Result<(), String>;
+    fn eval_file(&mut self, path: Option<&str>, apply: bool) -> Result<(), OptionError>;
     /// The current position string.
     fn position_string(&self) -> String;
 }
@@ -122,6 +123,11 @@ pub struct Session<G: Game> {
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
+
+/// A panic caught in a search or in a game's code, by its text.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Panicked(pub String);
 
 /// The text of a panic payload.
 pub(crate) fn panic_text(p: &(dyn Any + Send)) -> String {
@@ -339,7 +345,7 @@ impl<G: Game> Session<G> {
     /// Parses a `position` command into (start, position, history, turns)
     /// without touching the session. When it repeats the current one and
     /// adds turns, only those are played (the result is the same).
-    fn parse_position(&self, args: &[&str]) -> Result<(G, G, Vec<u64>, Vec<String>), String> {
+    fn parse_position(&self, args: &[&str]) -> Result<(G, G, Vec<u64>, Vec<String>), CommandError> {
         let split = args.iter().position(|w| *w == "moves");
         let (head, moves) = match split {
             Some(i) => (&args[..i], &args[i + 1..]),
@@ -354,31 +360,30 @@ impl<G: Game> Session<G> {
             let (pos, history) = self.play_turns(self.pos.clone(), self.history.clone(), &moves[k..], k, &mut turns)?;
             return Ok((self.start.clone(), pos, history, turns));
         }
-        let bad = |e: PositionError| format!("position: invalid position string: {e}");
         let pos = match head.split_first() {
-            None => return Err("position: expected `startpos`, `fen <position>` or `setup <tokens>`".into()),
+            None => return Err(CommandError::NoStart),
             Some((&"startpos", rest)) => {
                 if let Some(w) = rest.first() {
-                    return Err(format!("position: unexpected {} after `startpos`", quote(w)));
+                    return Err(CommandError::AfterStartpos(w.to_string()));
                 }
                 G::startpos(&self.opts)
             }
             Some((&"fen", rest)) => {
                 if rest.is_empty() {
-                    return Err("position: `fen` needs a position string".into());
+                    return Err(CommandError::EmptyFen);
                 }
                 let s = rest.join(" ");
                 catch_unwind(AssertUnwindSafe(|| G::from_position_string(&s, &self.opts)))
-                    .map_err(|p| format!("position: invalid position string (parser failed: {})", panic_text(&*p)))?
-                    .map_err(bad)?
+                    .map_err(|p| CommandError::PositionParserFailed(panic_text(&*p)))?
+                    .map_err(CommandError::InvalidPosition)?
             }
             Some((&"setup", rest)) => {
                 if rest.is_empty() {
-                    return Err("position: `setup` needs one token per seat".into());
+                    return Err(CommandError::EmptySetup);
                 }
-                G::from_setup(rest, &self.opts).map_err(|e| format!("position: invalid set-up: {e}"))?
+                G::from_setup(rest, &self.opts).map_err(CommandError::InvalidSetup)?
             }
-            Some((w, _)) => return Err(format!("position: expected `startpos`, `fen` or `setup`, not {}", quote(w))),
+            Some((w, _)) => return Err(CommandError::UnknownStart(w.to_string())),
         };
         let start = pos.clone();
         let mut turns = Vec::with_capacity(moves.len());
@@ -394,13 +399,13 @@ impl<G: Game> Session<G> {
         moves: &[&str],
         done: usize,
         turns: &mut Vec<String>,
-    ) -> Result<(G, Vec<u64>), String> {
+    ) -> Result<(G, Vec<u64>), CommandError> {
         for (i, tok) in moves.iter().enumerate() {
-            let n = done + i + 1;
-            if let Some(o) = pos.outcome().or_else(|| pos.history_outcome(&history)) {
-                return Err(format!("position: turn {n} {}: illegal (the game is over: {o})", quote(tok)));
+            let turn = done + i + 1;
+            if let Some(outcome) = pos.outcome().or_else(|| pos.history_outcome(&history)) {
+                return Err(CommandError::AfterEnd { turn, token: tok.to_string(), outcome });
             }
-            let acts = parse_turn(&pos, tok).map_err(|e| format!("position: turn {n} {}: {e}", quote(tok)))?;
+            let acts = parse_turn(&pos, tok).map_err(|source| CommandError::Turn { turn, token: tok.to_string(), source })?;
             if pos.at_turn_start() {
                 history.push(pos.key());
             }
@@ -425,19 +430,19 @@ impl<G: Game> Session<G> {
     }
 
     /// The game option set `index` would give, or the error.
-    fn with_game_option(&self, index: usize, value: Option<&str>) -> Result<G::Options, String> {
-        let spec = self.specs.get(index).ok_or("setoption: no such option")?;
+    fn with_game_option(&self, index: usize, value: Option<&str>) -> Result<G::Options, OptionError> {
+        let spec = self.specs.get(index).ok_or(OptionError::NoSuchOption)?;
         let v = check_value(spec.name, &spec.kind, value)?;
         let mut opts = self.opts.clone();
-        G::set_option(&mut opts, spec.name, &v).map_err(|e| format!("setoption: option {}: {e}", spec.name))?;
+        G::set_option(&mut opts, spec.name, &v).map_err(|source| OptionError::Game { name: spec.name, source })?;
         Ok(opts)
     }
 
     /// The 0-based seat of `go setup [seat <n>]`.
-    fn setup_seat(&self, seat: Option<u32>) -> Result<usize, String> {
+    fn setup_seat(&self, seat: Option<u32>) -> Result<usize, GoError> {
         if let Some(k) = seat {
             if k as usize > self.pos.seats() {
-                return Err(format!("go setup: seat {k} does not exist (the game has {})", self.pos.seats()));
+                return Err(GoError::NoSuchSeat { seat: k, seats: self.pos.seats() });
             }
         }
         Ok(seat.map_or(0, |k| k as usize - 1))
@@ -447,10 +452,11 @@ impl<G: Game> Session<G> {
     /// search list of the position it is played in (a turn with an action
     /// the search leaves out, a long Quadranj unstacking chain, cannot be
     /// chosen and is dropped).
-    fn root_turns(&self, searchmoves: &[String]) -> Result<Vec<Vec<usize>>, String> {
+    fn root_turns(&self, searchmoves: &[String]) -> Result<Vec<Vec<usize>>, GoError> {
         let mut turns = Vec::new();
         for (i, tok) in searchmoves.iter().enumerate() {
-            let acts = parse_turn(&self.pos, tok).map_err(|e| format!("go: searchmoves turn {} {}: {e}", i + 1, quote(tok)))?;
+            let acts =
+                parse_turn(&self.pos, tok).map_err(|source| GoError::Searchmove { index: i + 1, token: tok.clone(), source })?;
             let mut pos = self.pos.clone();
             let mut path = Vec::with_capacity(acts.len());
             for &a in &acts {
@@ -467,7 +473,7 @@ impl<G: Game> Session<G> {
         Ok(turns)
     }
 
-    fn start_search(&mut self, g: GoSearch, settings: &Settings, out: &Out) -> Result<Job, String> {
+    fn start_search(&mut self, g: GoSearch, settings: &Settings, out: &Out) -> Result<Job, CommandError> {
         let mut limits = self.limits(&g, settings);
         limits.root_turns = self.root_turns(&g.searchmoves)?;
         let config = Config {
@@ -502,10 +508,10 @@ impl<G: Game> Session<G> {
             flags: Arc::clone(&flags),
             out: out.clone(),
         };
-        Job::spawn(kind, flags, move || job.run())
+        Ok(Job::spawn(kind, flags, move || job.run())?)
     }
 
-    fn start_perft(&self, depth: u32, actions: bool, out: &Out) -> Result<Job, String> {
+    fn start_perft(&self, depth: u32, actions: bool, out: &Out) -> Result<Job, SpawnError> {
         let root = self.pos.clone();
         let out = out.clone();
         let flags = Arc::new(Flags::default());
@@ -628,30 +634,30 @@ impl<G: Game> SessionOps for Session<G> {
         &self.specs
     }
 
-    fn set_game_option(&mut self, index: usize, value: Option<&str>) -> Result<(), String> {
+    fn set_game_option(&mut self, index: usize, value: Option<&str>) -> Result<(), OptionError> {
         self.opts = self.with_game_option(index, value)?;
         self.pos.apply_options(&self.opts);
         self.head = None;
         Ok(())
     }
 
-    fn check_game_option(&self, index: usize, value: Option<&str>) -> Result<(), String> {
+    fn check_game_option(&self, index: usize, value: Option<&str>) -> Result<(), OptionError> {
         self.with_game_option(index, value).map(drop)
     }
 
-    fn check(&self, cmd: &str, args: &[&str]) -> Result<(), String> {
+    fn check(&self, cmd: &str, args: &[&str]) -> Result<(), CommandError> {
         match cmd {
             "position" => self.parse_position(args).map(drop),
             "go" => match parse_go(args, G::CLOCK_LETTERS)? {
-                GoCommand::Search(g) => self.root_turns(&g.searchmoves).map(drop),
+                GoCommand::Search(g) => Ok(self.root_turns(&g.searchmoves).map(drop)?),
                 GoCommand::Perft { .. } => Ok(()),
-                GoCommand::Setup { seat } => self.setup_seat(seat).map(drop),
+                GoCommand::Setup { seat } => Ok(self.setup_seat(seat).map(drop)?),
             },
             _ => Ok(()),
         }
     }
 
-    fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
+    fn resize_hash(&mut self, mb: usize) -> Result<(), AllocError> {
         let old = self.hash_mb;
         lock(&self.searcher).try_resize(mb, old)?;
         self.hash_mb = mb;
@@ -676,10 +682,10 @@ impl<G: Game> SessionOps for Session<G> {
         self.setup_count = 0;
     }
 
-    fn record(&self, out: &Out) -> Result<(), String> {
+    fn record(&self, out: &Out) -> Result<(), CommandError> {
         match G::write_record(&self.start, &self.turns) {
-            None => Err(format!("record: variant {} has no record format", self.variant)),
-            Some(Err(e)) => Err(format!("record: {e}")),
+            None => Err(CommandError::NoRecordFormat { variant: self.variant }),
+            Some(Err(e)) => Err(CommandError::Record(e)),
             Some(Ok(text)) => {
                 out.lines(text.lines());
                 Ok(())
@@ -687,7 +693,7 @@ impl<G: Game> SessionOps for Session<G> {
         }
     }
 
-    fn position(&mut self, args: &[&str]) -> Result<(), String> {
+    fn position(&mut self, args: &[&str]) -> Result<(), CommandError> {
         let (start, pos, history, turns) = self.parse_position(args)?;
         self.start = start;
         self.pos = pos;
@@ -697,10 +703,10 @@ impl<G: Game> SessionOps for Session<G> {
         Ok(())
     }
 
-    fn go(&mut self, args: &[&str], settings: &Settings, out: &Out) -> Result<Option<Job>, String> {
+    fn go(&mut self, args: &[&str], settings: &Settings, out: &Out) -> Result<Option<Job>, CommandError> {
         match parse_go(args, G::CLOCK_LETTERS)? {
             GoCommand::Search(g) => self.start_search(g, settings, out).map(Some),
-            GoCommand::Perft { depth, actions } => self.start_perft(depth, actions, out).map(Some),
+            GoCommand::Perft { depth, actions } => Ok(self.start_perft(depth, actions, out).map(Some)?),
             GoCommand::Setup { seat } => {
                 let seat = self.setup_seat(seat)?;
                 self.setup_count += 1;
@@ -717,7 +723,7 @@ impl<G: Game> SessionOps for Session<G> {
                         out.line(format!("bestsetup {tok}"));
                         Ok(None)
                     }
-                    None => Err("go setup: this game has no set-up".into()),
+                    None => Err(GoError::NoSetup.into()),
                 }
             }
         }
@@ -741,10 +747,8 @@ impl<G: Game> SessionOps for Session<G> {
         out.lines(v);
     }
 
-    fn moves(&self, out: &Out) -> Result<(), String> {
-        let turns = legal_turns_up_to(&self.pos, TURN_LIST_LIMIT).ok_or_else(|| {
-            format!("the position has more than {TURN_LIST_LIMIT} legal turns, too many to list (`go perft 1` counts them)")
-        })?;
+    fn moves(&self, out: &Out) -> Result<(), CommandError> {
+        let turns = legal_turns_up_to(&self.pos, TURN_LIST_LIMIT).ok_or(CommandError::TooManyTurns)?;
         let mut s = String::from("moves");
         for (t, _) in turns {
             s.push(' ');
@@ -754,7 +758,7 @@ impl<G: Game> SessionOps for Session<G> {
         Ok(())
     }
 
-    fn query(&self, args: &[&str], settings: &Settings, out: &Out) -> Result<(), String> {
+    fn query(&self, args: &[&str], settings: &Settings, out: &Out) -> Result<(), CommandError> {
         let outcome = || self.outcome_capped(settings.turn_cap);
         match args {
             ["gameover"] => out.line(format!("response {}", outcome().is_some())),
@@ -772,11 +776,11 @@ impl<G: Game> SessionOps for Session<G> {
             ["p1turn"] => out.line(format!("response {}", self.pos.to_move() == 0)),
             ["board"] => match crate::board_json::board_json(&self.pos, &self.history) {
                 Some(json) => out.line(format!("response {json}")),
-                None => return Err(format!("query board: variant {} has no board description", self.variant)),
+                None => return Err(CommandError::NoBoard { variant: self.variant }),
             },
-            [] => return Err("query: expected gameover, result, reason, turn, p1turn or board".into()),
-            [w] => return Err(format!("query: unknown query {}", quote(w))),
-            [_, w, ..] => return Err(format!("query: unexpected {}", quote(w))),
+            [] => return Err(CommandError::NoQuery),
+            [w] => return Err(CommandError::UnknownQuery(w.to_string())),
+            [_, w, ..] => return Err(CommandError::Unexpected { cmd: "query".into(), word: w.to_string() }),
         }
         Ok(())
     }
@@ -792,16 +796,16 @@ impl<G: Game> SessionOps for Session<G> {
         out.lines(v);
     }
 
-    fn eval_file(&mut self, path: Option<&str>, apply: bool) -> Result<(), String> {
+    fn eval_file(&mut self, path: Option<&str>, apply: bool) -> Result<(), OptionError> {
         let path = path.map(str::trim).filter(|p| !p.is_empty() && *p != "<empty>");
         let loaded = match path {
             None => None,
             Some(p) => {
                 let text = crate::options::read_limited(p, crate::options::EVAL_FILE_LIMIT)
-                    .map_err(|e| format!("setoption: EvalFile: cannot read {}: {e}", quote(p)))?;
+                    .map_err(|source| OptionError::EvalFileRead { path: p.into(), source })?;
                 let table = G::default_weights(self.variant).table;
                 let w = Weights::from_text(&text, self.variant, table)
-                    .map_err(|e| format!("setoption: EvalFile {}: {e}", quote(p)))?;
+                    .map_err(|source| OptionError::EvalFile { path: p.into(), source })?;
                 Some(Arc::new(w))
             }
         };
@@ -818,19 +822,19 @@ impl<G: Game> SessionOps for Session<G> {
 
 /// Runs a search to `depth` on `pos` with a fresh table and the variant's
 /// default `strategy` (for `bench`); returns the result, the nodes and the
-/// time, or the panic text.
+/// time, or the panic.
 pub(crate) fn bench_search<G: Game>(
     searcher: &mut Searcher<G>,
     pos: &G,
     depth: u32,
     strategy: &str,
-) -> Result<(SearchResult<G::Action>, Duration), String> {
+) -> Result<(SearchResult<G::Action>, Duration), Panicked> {
     searcher.clear();
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let config = Config { strategy: Strategy::from_name(strategy).unwrap_or_default(), ..Config::default() };
     let stop = AtomicBool::new(false);
     let t = Instant::now();
     let r = catch_unwind(AssertUnwindSafe(|| searcher.search(pos, &[], &limits, &config, &stop, &mut |_| {})))
-        .map_err(|p| panic_text(&*p))?;
+        .map_err(|p| Panicked(panic_text(&*p)))?;
     Ok((r, t.elapsed()))
 }

@@ -1,9 +1,12 @@
 //! Unit tests of the line handler through the library API (no process).
 
 use proptest::prelude::*;
-use tetrarch_core::game::Evaluation;
+use tetrarch_core::eval::WeightsError;
+use tetrarch_core::game::{Evaluation, TokenError};
 
-use crate::{Captured, Control, Engine, Out};
+use crate::go::GoError;
+use crate::options::{OptionError, ReadError};
+use crate::{Captured, CommandError, Control, Engine, Out};
 
 fn engine(variant: &str) -> (Engine, Captured) {
     let (out, cap) = Out::buffer();
@@ -161,15 +164,20 @@ fn bad_turn_names_token_and_index_and_keeps_position() {
     let (mut e, cap) = engine("toy");
     run(&mut e, &cap, "position startpos moves 1");
     let before = run(&mut e, &cap, "d");
-    let l = one(&mut e, &cap, "position startpos moves 3 3 x 1");
-    assert!(is_error(&l) && l.contains("turn 3") && l.contains("`x`") && l.contains("malformed"), "{l}");
-    let l = one(&mut e, &cap, "position startpos moves 3 3 3 5");
-    assert!(l.contains("turn 4") && l.contains("`5`") && l.contains("illegal"), "{l}");
+    let refused = |e: &mut Engine, args: &str| {
+        let err = e.session.check("position", &args.split(' ').collect::<Vec<_>>()).unwrap_err();
+        assert!(is_error(&one(e, &cap, &format!("position {args}"))), "{args}");
+        err
+    };
+    let err = refused(&mut e, "startpos moves 3 3 x 1");
+    assert!(matches!(&err, CommandError::Turn { turn: 3, token, source: TokenError::Malformed(_) } if token == "x"), "{err:?}");
+    let err = refused(&mut e, "startpos moves 3 3 3 5");
+    assert!(matches!(&err, CommandError::Turn { turn: 4, token, source: TokenError::Illegal(_) } if token == "5"), "{err:?}");
     // A turn after the game ended.
-    let l = one(&mut e, &cap, "position fen 3 1 moves 3 1");
-    assert!(l.contains("turn 2") && l.contains("illegal") && l.contains("over"), "{l}");
-    let l = one(&mut e, &cap, "position fen 3 x moves 3");
-    assert!(l.contains("invalid position string") && l.contains("side"), "{l}");
+    let err = refused(&mut e, "fen 3 1 moves 3 1");
+    assert!(matches!(&err, CommandError::AfterEnd { turn: 2, token, .. } if token == "1"), "{err:?}");
+    let err = refused(&mut e, "fen 3 x moves 3");
+    assert!(matches!(&err, CommandError::InvalidPosition(p) if p.field_name() == Some("side")), "{err:?}");
     assert_eq!(run(&mut e, &cap, "d"), before);
 }
 
@@ -366,8 +374,8 @@ fn too_many_turns_to_list() {
     run(&mut e, &cap, "position startpos moves d2b3d3b4c4+c2,a1b1 f5g5e6e7f7+g6,f8f7");
     let d = run(&mut e, &cap, "d");
     assert_eq!(d.last().unwrap(), "Legal turns: more than 1000000", "{d:?}");
-    let l = one(&mut e, &cap, "moves");
-    assert!(is_error(&l) && l.contains("more than 1000000 legal turns"), "{l}");
+    assert!(matches!(e.session.moves(e.out()), Err(CommandError::TooManyTurns)));
+    assert!(is_error(&one(&mut e, &cap, "moves")));
     // The position itself is intact: a search still answers with a legal turn.
     let v = run(&mut e, &cap, "go depth 1");
     let best = v.last().unwrap().strip_prefix("bestmove ").unwrap().split(' ').next().unwrap().to_string();
@@ -598,15 +606,20 @@ fn eval_lists_terms_and_total() {
 #[test]
 fn go_setup_without_setup() {
     let (mut e, cap) = engine("fourchess");
+    let (settings, out) = (e.settings().clone(), e.out().clone());
+    assert!(matches!(e.session.go(&["setup"], &settings, &out), Err(CommandError::Go(GoError::NoSetup))));
     assert!(is_error(&one(&mut e, &cap, "go setup")));
+    let err = e.session.check("go", &["setup", "seat", "9"]);
+    assert!(matches!(err, Err(CommandError::Go(GoError::NoSuchSeat { seat: 9, seats: 4 }))), "{err:?}");
     assert!(is_error(&one(&mut e, &cap, "go setup seat 9")));
 }
 
 #[test]
 fn searchmoves_are_checked_before_the_search() {
     let (mut e, cap) = engine("toy");
-    let l = one(&mut e, &cap, "go depth 1 searchmoves 1 7");
-    assert!(is_error(&l) && l.contains("turn 2") && l.contains("`7`"), "{l}");
+    let err = e.session.check("go", &["depth", "1", "searchmoves", "1", "7"]).unwrap_err();
+    assert!(matches!(&err, CommandError::Go(GoError::Searchmove { index: 2, token, .. }) if token == "7"), "{err:?}");
+    assert!(is_error(&one(&mut e, &cap, "go depth 1 searchmoves 1 7")));
 }
 
 #[test]
@@ -764,10 +777,18 @@ fn eval_file_loads_weights_and_refuses_bad_files() {
     let foreign = dir.join("foreign.weights");
     let four = tetrarch_core::games::fourchess::FourChess::default_weights("fourchess");
     std::fs::write(&foreign, four.to_text()).unwrap();
-    for (path, why) in [(&cut, "truncated"), (&foreign, "variant `fourchess`"), (&dir.join("none"), "cannot read")] {
+    let truncated =
+        |e: &OptionError| matches!(e, OptionError::EvalFile { source: WeightsError::Missing { .. } | WeightsError::NoEnd, .. });
+    let foreign_variant = |e: &OptionError| matches!(e, OptionError::EvalFile { source: WeightsError::WrongVariant { found, .. }, .. } if found == "fourchess");
+    let unreadable = |e: &OptionError| matches!(e, OptionError::EvalFileRead { source: ReadError::Io(_), .. });
+    type Why<'a> = &'a dyn Fn(&OptionError) -> bool;
+    let cases: [(_, Why); 3] = [(&cut, &truncated), (&foreign, &foreign_variant), (&dir.join("none"), &unreadable)];
+    for (path, why) in cases {
+        let err = e.session.eval_file(path.to_str(), false).unwrap_err();
+        assert!(why(&err), "{err:?}");
         let v = run(&mut e, &cap, &format!("setoption name EvalFile value {}", path.display()));
         assert_eq!(v.len(), 1, "{v:?}");
-        assert!(is_error(&v[0]) && v[0].contains(why), "{v:?}");
+        assert!(is_error(&v[0]), "{v:?}");
         assert_eq!(eval_line(&mut e, &cap, "tempo"), after);
     }
     // An empty value goes back to the compiled-in weights.
@@ -825,8 +846,10 @@ fn an_extended_position_command_gives_what_a_full_replay_gives() {
     }
     // The start position came back a third time: over by repetition, and
     // the error names the turn by its index in the whole command.
-    let l = one(&mut inc, &cap, &format!("{line} e1f3"));
-    assert!(is_error(&l) && l.contains("turn 17") && l.contains("repetition"), "{l}");
+    let words = format!("{line} e1f3");
+    let err = inc.session.check("position", &words.split(' ').skip(1).collect::<Vec<_>>()).unwrap_err();
+    assert!(matches!(&err, CommandError::AfterEnd { turn: 17, outcome, .. } if outcome.reason == "repetition"), "{err:?}");
+    assert!(is_error(&one(&mut inc, &cap, &words)));
     // A rejected line changed nothing; another start is a full replay.
     assert_eq!(one(&mut inc, &cap, "query turn"), "response p1");
     assert!(run(&mut inc, &cap, "position startpos moves e2e3").is_empty());

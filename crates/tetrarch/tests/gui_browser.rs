@@ -423,20 +423,9 @@ fn place_setup_and_clock(d: &Driver, gui: &Gui, url: &str, shots: &Path) {
     });
 }
 
-#[test]
-fn browser_plays_every_variant() {
-    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-    let chromium = which("chromium").or_else(|| which("chromium-browser"));
-    let driver_bin = which("chromedriver");
-    let (Some(chromium), Some(driver_bin)) = (chromium, driver_bin) else {
-        assert!(!ci, "CI=true but chromium or chromedriver is missing (.ci/run installs them)");
-        eprintln!(
-            "SKIPPED browser_plays_every_variant: chromium and chromedriver not found (apt-get install chromium chromium-driver)"
-        );
-        return;
-    };
-
-    // The GUI server (the real binary).
+/// Starts the GUI server (the real binary); returns it (killed when
+/// dropped), the API with the access token, and the printed address.
+fn start_server() -> (Kill, Gui, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tetrarch"))
         .args(["gui", "--port", "0"])
         .stdout(Stdio::piped())
@@ -445,19 +434,22 @@ fn browser_plays_every_variant() {
         .expect("start tetrarch gui");
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let _server = Kill(child);
+    let server = Kill(child);
     // The address carries the access token; the page keeps it in a cookie.
     let url = line.trim().to_string();
     assert!(url.starts_with("http://127.0.0.1:"), "printed {url:?}");
     let (base, token) = url.split_once("/?token=").unwrap_or_else(|| panic!("no token in {url:?}"));
     let gui = Gui { addr: base.trim_start_matches("http://").to_string(), token: token.to_string() };
-    // Without the token nothing is served.
-    assert_eq!(http("GET", &gui.addr, "/api/state", "", "text/plain").0, 403);
+    (server, gui, url)
+}
 
-    // chromedriver and a session.
+/// Starts chromedriver and a headless Chromium session with a fresh
+/// profile; returns chromedriver (killed when dropped), the session and the
+/// profile directory.
+fn start_browser(chromium: &Path, driver_bin: &Path) -> (Kill, Driver, PathBuf) {
     let port = free_port();
-    let _driver = Kill(
-        Command::new(&driver_bin)
+    let driver = Kill(
+        Command::new(driver_bin)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -488,77 +480,89 @@ fn browser_plays_every_variant() {
     let (status, body) = http("POST", &addr, "/session", &caps, "application/json");
     assert_eq!(status, 200, "new session: {body}");
     let d = Driver { addr: addr.clone(), session: json_string(&body, "sessionId").expect("session id") };
+    (driver, d, profile)
+}
 
+/// Where the screenshots go (`TETRARCH_SCREENSHOTS=docs`: docs/screenshots).
+fn screenshots_dir() -> PathBuf {
     let shots = match std::env::var("TETRARCH_SCREENSHOTS").as_deref() {
         Ok("docs") => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots"),
         _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/gui-screenshots"),
     };
     std::fs::create_dir_all(&shots).unwrap();
+    shots
+}
 
-    let variants: Vec<String> = {
-        let v = gui.get("/api/variants");
-        // Variants have seats (their options have names too).
-        v.split("{\"name\":\"")
-            .skip(1)
-            .filter(|s| s[s.find('"').unwrap()..].starts_with("\",\"seats\":"))
-            .map(|s| s[..s.find('"').unwrap()].to_string())
-            .collect()
-    };
-    assert!(variants.len() >= 9, "{variants:?}");
-    for v in &variants {
-        let seats = {
-            let all = gui.get("/api/variants");
-            let i = all.find(&format!("{{\"name\":\"{v}\"")).unwrap();
-            let s = &all[i..];
-            let j = s.find("\"seats\":").unwrap() + 8;
-            s[j..j + 1].parse::<usize>().unwrap()
-        };
-        let players: Vec<&str> = (0..seats).map(|i| if i == 0 { "human" } else { "engine:100" }).collect();
-        let (s, b) = gui.post("/api/new", &format!("variant={v}&players={}", enc(&players.join(","))));
-        assert_eq!(s, 200, "{v}: {b}");
-        d.call("POST", "/url", &format!("{{\"url\":{}}}", json_lit(&url)));
-        wait_for("the board", || d.find("[data-cell]"));
-        // The start position, as the README shows it.
-        wait_for("the legal actions", || {
-            (!d.script("return document.querySelectorAll('.hl-from').length;").contains("\"value\":0")).then_some(())
+/// The variants `/api/variants` lists.
+fn variant_names(gui: &Gui) -> Vec<String> {
+    let v = gui.get("/api/variants");
+    // Variants have seats (their options have names too).
+    v.split("{\"name\":\"")
+        .skip(1)
+        .filter(|s| s[s.find('"').unwrap()..].starts_with("\",\"seats\":"))
+        .map(|s| s[..s.find('"').unwrap()].to_string())
+        .collect()
+}
+
+/// The seats of variant `v` by `/api/variants`.
+fn seats_of(gui: &Gui, v: &str) -> usize {
+    let all = gui.get("/api/variants");
+    let i = all.find(&format!("{{\"name\":\"{v}\"")).unwrap();
+    let s = &all[i..];
+    let j = s.find("\"seats\":").unwrap() + 8;
+    s[j..j + 1].parse::<usize>().unwrap()
+}
+
+/// A game of `v` with the person on seat 1 and engines elsewhere: a
+/// screenshot of the start, then a round or two of a clicked turn and the
+/// engines' replies, each shown in the page's record.
+fn play_variant(d: &Driver, gui: &Gui, url: &str, shots: &Path, v: &str) {
+    let seats = seats_of(gui, v);
+    let players: Vec<&str> = (0..seats).map(|i| if i == 0 { "human" } else { "engine:100" }).collect();
+    let (s, b) = gui.post("/api/new", &format!("variant={v}&players={}", enc(&players.join(","))));
+    assert_eq!(s, 200, "{v}: {b}");
+    d.call("POST", "/url", &format!("{{\"url\":{}}}", json_lit(url)));
+    wait_for("the board", || d.find("[data-cell]"));
+    // The start position, as the README shows it.
+    wait_for("the legal actions", || {
+        (!d.script("return document.querySelectorAll('.hl-from').length;").contains("\"value\":0")).then_some(())
+    });
+    let png = json_string(&d.call("GET", "/screenshot", ""), "value").unwrap();
+    std::fs::write(shots.join(format!("{v}.png")), b64decode(&png)).unwrap();
+
+    let rounds = if ["fourchess", "quattuor", "queenskings9-duel", "quadranj"].contains(&v) { 2 } else { 1 };
+    for round in 0..rounds {
+        let before = gui.turns();
+        let tok = click_turn(d, gui);
+        // The engine (the server's rules) took the turn ...
+        let after = wait_for("the human turn", || {
+            let t = gui.turns();
+            (t.len() > before.len()).then_some(t)
         });
-        let png = json_string(&d.call("GET", "/screenshot", ""), "value").unwrap();
-        std::fs::write(shots.join(format!("{v}.png")), b64decode(&png)).unwrap();
-
-        let rounds = if ["fourchess", "quattuor", "queenskings9-duel", "quadranj"].contains(&v.as_str()) { 2 } else { 1 };
-        for round in 0..rounds {
-            let before = gui.turns();
-            let tok = click_turn(&d, &gui);
-            // The engine (the server's rules) took the turn ...
-            let after = wait_for("the human turn", || {
-                let t = gui.turns();
-                (t.len() > before.len()).then_some(t)
-            });
-            assert_eq!(after[before.len()], tok, "{v}: round {round}");
-            // ... and the engine seats answered until the human is to move.
-            let t = wait_for("the engine replies", || {
-                let st = gui.get("/api/state");
-                let to_move = st.split("\"to_move\":").last().and_then(|s| s[..1].parse::<usize>().ok());
-                let over = st.contains("\"over\":true");
-                (over || to_move == Some(1) && json_strings(&st, "turns").len() >= before.len() + seats)
-                    .then(|| json_strings(&st, "turns"))
-            });
-            assert!(t.len() > before.len(), "{v}: {t:?}");
-            // The page shows the record.
-            wait_for("the record on the page", || {
-                let n = d.script("return document.querySelectorAll('#record li').length;");
-                n.contains(&format!("\"value\":{}", t.len())).then_some(())
-            });
-        }
+        assert_eq!(after[before.len()], tok, "{v}: round {round}");
+        // ... and the engine seats answered until the human is to move.
+        let t = wait_for("the engine replies", || {
+            let st = gui.get("/api/state");
+            let to_move = st.split("\"to_move\":").last().and_then(|s| s[..1].parse::<usize>().ok());
+            let over = st.contains("\"over\":true");
+            (over || to_move == Some(1) && json_strings(&st, "turns").len() >= before.len() + seats)
+                .then(|| json_strings(&st, "turns"))
+        });
+        assert!(t.len() > before.len(), "{v}: {t:?}");
+        // The page shows the record.
+        wait_for("the record on the page", || {
+            let n = d.script("return document.querySelectorAll('#record li').length;");
+            n.contains(&format!("\"value\":{}", t.len())).then_some(())
+        });
     }
+}
 
-    place_setup_and_clock(&d, &gui, &url, &shots);
-
-    // Bad input on the page: an illegal turn gives a clear message and
-    // changes nothing.
+/// Bad input on the page: an illegal turn gives a clear message and
+/// changes nothing.
+fn illegal_turn_is_refused(d: &Driver, gui: &Gui, url: &str) {
     let (s, b) = gui.post("/api/new", "variant=fourchess&players=human,engine:100,engine:100,engine:100");
     assert_eq!(s, 200, "{b}");
-    d.call("POST", "/url", &format!("{{\"url\":{}}}", json_lit(&url)));
+    d.call("POST", "/url", &format!("{{\"url\":{}}}", json_lit(url)));
     let t0 = Instant::now();
     while d.find("[data-cell]").is_none() {
         if t0.elapsed() > Duration::from_secs(20) {
@@ -575,6 +579,34 @@ fn browser_plays_every_variant() {
     });
     assert!(msg.contains("e2e5"), "{msg}");
     assert!(gui.turns().is_empty());
+}
+
+#[test]
+fn browser_plays_every_variant() {
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+    let chromium = which("chromium").or_else(|| which("chromium-browser"));
+    let driver_bin = which("chromedriver");
+    let (Some(chromium), Some(driver_bin)) = (chromium, driver_bin) else {
+        assert!(!ci, "CI=true but chromium or chromedriver is missing (.ci/run installs them)");
+        eprintln!(
+            "SKIPPED browser_plays_every_variant: chromium and chromedriver not found (apt-get install chromium chromium-driver)"
+        );
+        return;
+    };
+
+    let (_server, gui, url) = start_server();
+    // Without the token nothing is served.
+    assert_eq!(http("GET", &gui.addr, "/api/state", "", "text/plain").0, 403);
+    let (_driver, d, profile) = start_browser(&chromium, &driver_bin);
+    let shots = screenshots_dir();
+
+    let variants = variant_names(&gui);
+    assert!(variants.len() >= 9, "{variants:?}");
+    for v in &variants {
+        play_variant(&d, &gui, &url, &shots, v);
+    }
+    place_setup_and_clock(&d, &gui, &url, &shots);
+    illegal_turn_is_refused(&d, &gui, &url);
 
     d.call("DELETE", "", "");
     let _ = std::fs::remove_dir_all(&profile);

@@ -10,6 +10,7 @@ use tetrarch_core::turns::{parse_turn, play_turn, turn_string};
 use tetrarch_core::view::BoardView;
 use tetrarch_core::zobrist::splitmix64;
 
+use super::GuiError;
 use crate::options::check_value;
 use crate::GameVisitor;
 
@@ -18,17 +19,16 @@ pub type OptionPairs = [(String, String)];
 
 /// The game's options for `variant` with `pairs` set on top of the
 /// defaults; an unknown option or a bad value is an error.
-fn options_of<G: Game>(variant: &str, pairs: &OptionPairs) -> Result<G::Options, String> {
+fn options_of<G: Game>(variant: &str, pairs: &OptionPairs) -> Result<G::Options, GuiError> {
     let mut o = G::default_options(variant);
     let specs = G::option_specs(variant);
     for (name, value) in pairs {
         let spec = specs
             .iter()
             .find(|s| s.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("unknown option `{name}` for variant {variant}"))?;
-        let v = check_value(spec.name, &spec.kind, Some(value))
-            .map_err(|e| e.strip_prefix("setoption: ").unwrap_or(&e).to_string())?;
-        G::set_option(&mut o, spec.name, &v).map_err(|e| format!("option {}: {e}", spec.name))?;
+            .ok_or_else(|| GuiError::NoSuchOption { name: name.clone(), variant: variant.into() })?;
+        let v = check_value(spec.name, &spec.kind, Some(value))?;
+        G::set_option(&mut o, spec.name, &v).map_err(|source| GuiError::Option { name: spec.name, source })?;
     }
     Ok(o)
 }
@@ -41,13 +41,14 @@ pub struct CheckOptions<'a> {
 }
 
 impl GameVisitor for CheckOptions<'_> {
-    type Output = Result<Vec<(String, String)>, String>;
+    type Output = Result<Vec<(String, String)>, GuiError>;
     fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
         options_of::<G>(variant, self.options)?;
         let mut out = Vec::new();
         for spec in G::option_specs(variant) {
             if let Some((_, v)) = self.options.iter().rev().find(|(n, _)| n.eq_ignore_ascii_case(spec.name)) {
-                let v = check_value(spec.name, &spec.kind, Some(v)).map_err(|e| e.to_string())?;
+                // (options_of checked every value.)
+                let v = check_value(spec.name, &spec.kind, Some(v))?;
                 if v != default_value(&spec.kind) {
                     out.push((spec.name.to_string(), v));
                 }
@@ -149,21 +150,21 @@ impl GameVisitor for FactsOf {
     }
 }
 
-fn start_position<G: Game>(opts: &G::Options, start: &Start) -> Result<G, String> {
+fn start_position<G: Game>(opts: &G::Options, start: &Start) -> Result<G, GuiError> {
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match start {
         Start::Startpos => Ok(G::startpos(opts)),
-        Start::Fen(s) => G::from_position_string(s, opts).map_err(|e| format!("invalid position string: {e}")),
+        Start::Fen(s) => G::from_position_string(s, opts).map_err(GuiError::InvalidPosition),
         Start::Setup(t) => from_setup::<G>(t, opts),
     }));
-    r.unwrap_or_else(|_| Err("invalid position (the parser failed)".into()))
+    r.unwrap_or(Err(GuiError::PositionParserFailed))
 }
 
-fn from_setup<G: Game>(tokens: &[String], opts: &G::Options) -> Result<G, String> {
+fn from_setup<G: Game>(tokens: &[String], opts: &G::Options) -> Result<G, GuiError> {
     let t: Vec<&str> = tokens.iter().map(String::as_str).collect();
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| G::from_setup(&t, opts)));
     match r {
-        Ok(r) => r.map_err(|e| format!("invalid set-up: {e}")),
-        Err(_) => Err("invalid set-up (the parser failed)".into()),
+        Ok(r) => r.map_err(GuiError::InvalidSetup),
+        Err(_) => Err(GuiError::SetupParserFailed),
     }
 }
 
@@ -176,17 +177,17 @@ struct Replayed<G: Game> {
     last: Option<(G, Vec<G::Action>)>,
 }
 
-fn replay<G: Game>(variant: &str, options: &OptionPairs, start: &Start, turns: &[String]) -> Result<Replayed<G>, String> {
+fn replay<G: Game>(variant: &str, options: &OptionPairs, start: &Start, turns: &[String]) -> Result<Replayed<G>, GuiError> {
     let opts = options_of::<G>(variant, options)?;
     let s = start_position::<G>(&opts, start)?;
     let mut pos = s.clone();
     let mut history = Vec::new();
     let mut last = None;
     for (i, t) in turns.iter().enumerate() {
-        if let Some(o) = pos.outcome().or_else(|| pos.history_outcome(&history)) {
-            return Err(format!("turn {} `{t}`: the game is over ({o})", i + 1));
+        if let Some(outcome) = pos.outcome().or_else(|| pos.history_outcome(&history)) {
+            return Err(GuiError::TurnAfterEnd { turn: i + 1, token: t.clone(), outcome });
         }
-        let acts = parse_turn(&pos, t).map_err(|e| format!("turn {} `{t}`: {e}", i + 1))?;
+        let acts = parse_turn(&pos, t).map_err(|source| GuiError::Turn { turn: i + 1, token: t.clone(), source })?;
         if pos.at_turn_start() {
             history.push(pos.key());
         }
@@ -242,7 +243,7 @@ pub struct SnapshotOut {
 }
 
 impl GameVisitor for Snapshot<'_> {
-    type Output = Result<SnapshotOut, String>;
+    type Output = Result<SnapshotOut, GuiError>;
     fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
         let r = replay::<G>(variant, self.options, self.start, self.turns)?;
         let g = &r.pos;
@@ -325,26 +326,26 @@ struct ActionOut {
 pub const ACTIONS_LISTED: usize = 50_000;
 
 impl GameVisitor for Actions<'_> {
-    type Output = Result<String, String>;
+    type Output = Result<String, GuiError>;
     fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
         let r = replay::<G>(variant, self.options, self.start, self.turns)?;
         let mut g = r.pos;
         if g.outcome().or_else(|| g.history_outcome(&r.history)).is_some() {
-            return Err("the game is over".into());
+            return Err(GuiError::GameOver);
         }
         let mut list = G::Actions::default();
         for (i, t) in self.prefix.iter().enumerate() {
             if i > 0 && turn_done(&g) {
-                return Err(format!("action {} `{t}`: the turn is already over", i + 1));
+                return Err(GuiError::ActionAfterTurn { index: i + 1, token: t.clone() });
             }
-            let a = g.parse_action(t).map_err(|e| format!("action {} `{t}`: {e}", i + 1))?;
+            let a = g.parse_action(t).map_err(|source| GuiError::Action { index: i + 1, token: t.clone(), source })?;
             if !g.is_legal(a) {
-                return Err(format!("action {} `{t}`: illegal", i + 1));
+                return Err(GuiError::IllegalAction { index: i + 1, token: t.clone() });
             }
             g.make(a);
         }
         if !self.prefix.is_empty() && turn_done(&g) {
-            return Err("the turn is already over".into());
+            return Err(GuiError::TurnOver);
         }
         list.clear();
         g.legal_actions(&mut list);
@@ -387,13 +388,13 @@ pub struct CheckTurn<'a> {
 }
 
 impl GameVisitor for CheckTurn<'_> {
-    type Output = Result<String, String>;
+    type Output = Result<String, GuiError>;
     fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
         let r = replay::<G>(variant, self.options, self.start, self.turns)?;
         if let Some(o) = r.pos.outcome().or_else(|| r.pos.history_outcome(&r.history)) {
-            return Err(format!("the game is over ({o})"));
+            return Err(GuiError::Over(o));
         }
-        let acts = parse_turn(&r.pos, self.turn).map_err(|e| format!("turn `{}`: {e}", self.turn))?;
+        let acts = parse_turn(&r.pos, self.turn).map_err(|source| GuiError::BadTurn { token: self.turn.into(), source })?;
         Ok(turn_string(&r.pos, &acts))
     }
 }
@@ -443,22 +444,22 @@ pub struct SetupPlace<'a> {
 }
 
 impl GameVisitor for SetupPlace<'_> {
-    type Output = Result<String, String>;
+    type Output = Result<String, GuiError>;
     fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
         let opts = options_of::<G>(variant, self.options)?;
         let n = G::startpos(&opts).seats();
         let seat = self.seat;
         if seat >= n {
-            return Err(format!("seat {} does not exist (variant {variant} has {n})", seat + 1));
+            return Err(GuiError::NoSuchSeat { seat: seat + 1, variant, seats: n });
         }
         let propose = |s: Seat| G::propose_setup(&opts, s, splitmix64(self.seed ^ (s as u64 + 1)));
-        let proposal = propose(seat).ok_or_else(|| format!("variant {variant} has no set-up"))?;
+        let proposal = propose(seat).ok_or_else(|| GuiError::NoSetup { variant: variant.into() })?;
         let own = match self.token.map(str::trim) {
             Some(t) if !t.is_empty() => t.to_string(),
             _ => proposal.clone(),
         };
         if own.contains(char::is_whitespace) {
-            return Err("a set-up token has no spaces".into());
+            return Err(GuiError::PlaceTokenSpaces);
         }
         // The other seats: `?` where the game accepts it (their choices are
         // secret), else the engine's proposals.
@@ -646,12 +647,12 @@ pub struct Record<'a> {
 }
 
 impl GameVisitor for Record<'_> {
-    type Output = Result<String, String>;
+    type Output = Result<String, GuiError>;
     fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
         let r = replay::<G>(variant, self.options, self.start, self.turns)?;
         match G::write_record(&r.start, self.turns) {
-            None => Err(format!("variant {variant} has no record format")),
-            Some(res) => res.map_err(|e| e.to_string()),
+            None => Err(GuiError::NoRecordFormat { variant }),
+            Some(res) => res.map_err(GuiError::Record),
         }
     }
 }

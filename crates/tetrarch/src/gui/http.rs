@@ -153,11 +153,83 @@ fn parse_params(s: &str, into: &mut Vec<(String, String)>) {
     }
 }
 
-/// An I/O error as a status: a timeout is 408, anything else 400.
-fn io_status(what: &str, e: std::io::Error) -> (u16, String) {
-    match e.kind() {
-        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => (408, format!("{what}: request timeout")),
-        _ => (400, format!("{what}: {e}")),
+/// Why a request cannot be read; [`RequestError::status`] is the answer's
+/// status, the text its `error`.
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    /// The request did not arrive in time (408).
+    #[error("{what}: request timeout")]
+    Timeout {
+        /// `read` (the head) or `read body`.
+        what: &'static str,
+    },
+    /// Reading failed (400).
+    #[error("{what}: {source}")]
+    Io {
+        /// `read` (the head) or `read body`.
+        what: &'static str,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The request line is longer than [`MAX_LINE`] (414).
+    #[error("request line longer than {MAX_LINE} bytes")]
+    LongRequestLine,
+    /// A header line is longer than [`MAX_LINE`] (431).
+    #[error("header line longer than {MAX_LINE} bytes")]
+    LongHeaderLine,
+    /// The head is longer than [`MAX_HEAD`] (431).
+    #[error("request head longer than {MAX_HEAD} bytes")]
+    LongHead,
+    /// More than [`MAX_HEADERS`] header fields (431).
+    #[error("more than {MAX_HEADERS} header fields")]
+    TooManyHeaders,
+    /// The connection closed before the head ended (400).
+    #[error("connection closed")]
+    Closed,
+    /// No method, or a target that is not a path (400).
+    #[error("bad request line")]
+    BadRequestLine,
+    /// `httparse` refused the head (400).
+    #[error("bad request: {0}")]
+    Malformed(httparse::Error),
+    /// A `Content-Length` that is no number (400).
+    #[error("bad Content-Length")]
+    BadContentLength,
+    /// Two `Content-Length` headers that differ (400).
+    #[error("two different Content-Length headers")]
+    TwoContentLengths,
+    /// A `Transfer-Encoding` (501).
+    #[error("Transfer-Encoding is not supported: send the body with a Content-Length")]
+    TransferEncoding,
+    /// A body over [`MAX_BODY`] bytes (413).
+    #[error("request body too large")]
+    BodyTooLarge,
+}
+
+impl RequestError {
+    /// The status of the answer.
+    pub fn status(&self) -> u16 {
+        match self {
+            RequestError::Timeout { .. } => 408,
+            RequestError::LongRequestLine => 414,
+            RequestError::LongHeaderLine | RequestError::LongHead | RequestError::TooManyHeaders => 431,
+            RequestError::TransferEncoding => 501,
+            RequestError::BodyTooLarge => 413,
+            RequestError::Io { .. }
+            | RequestError::Closed
+            | RequestError::BadRequestLine
+            | RequestError::Malformed(_)
+            | RequestError::BadContentLength
+            | RequestError::TwoContentLengths => 400,
+        }
+    }
+}
+
+/// An I/O error while reading `what`: a timeout is 408, anything else 400.
+fn io_error(what: &'static str, source: std::io::Error) -> RequestError {
+    match source.kind() {
+        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => RequestError::Timeout { what },
+        _ => RequestError::Io { what, source },
     }
 }
 
@@ -174,21 +246,17 @@ fn read_line_max(r: &mut impl BufRead, line: &mut Vec<u8>, max: usize) -> std::i
 /// it, limited while it is read: a line over [`MAX_LINE`] bytes is 414 (the
 /// request line) or 431, a head over [`MAX_HEAD`] bytes 431, and nothing
 /// past the limit is read.
-fn read_head(r: &mut impl BufRead) -> Result<Vec<u8>, (u16, String)> {
+fn read_head(r: &mut impl BufRead) -> Result<Vec<u8>, RequestError> {
     let mut head = Vec::new();
     let mut line = Vec::new();
     loop {
         let first = head.is_empty();
-        let fits = read_line_max(r, &mut line, MAX_LINE).map_err(|e| io_status("read", e))?;
+        let fits = read_line_max(r, &mut line, MAX_LINE).map_err(|e| io_error("read", e))?;
         if !fits {
-            return Err(if first {
-                (414, format!("request line longer than {MAX_LINE} bytes"))
-            } else {
-                (431, format!("header line longer than {MAX_LINE} bytes"))
-            });
+            return Err(if first { RequestError::LongRequestLine } else { RequestError::LongHeaderLine });
         }
         if line.is_empty() {
-            return Err((400, "connection closed".into()));
+            return Err(RequestError::Closed);
         }
         let blank = line == b"\r\n" || line == b"\n";
         if blank && first {
@@ -199,7 +267,7 @@ fn read_head(r: &mut impl BufRead) -> Result<Vec<u8>, (u16, String)> {
             return Ok(head);
         }
         if head.len() > MAX_HEAD {
-            return Err((431, format!("request head longer than {MAX_HEAD} bytes")));
+            return Err(RequestError::LongHead);
         }
     }
 }
@@ -219,19 +287,19 @@ struct Head {
 }
 
 /// Parses a whole head (as [`read_head`] returns it) with `httparse`.
-fn parse_head(head: &[u8]) -> Result<Head, (u16, String)> {
+fn parse_head(head: &[u8]) -> Result<Head, RequestError> {
     let mut fields = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut req = httparse::Request::new(&mut fields);
     match req.parse(head) {
         Ok(httparse::Status::Complete(_)) => {}
-        Ok(httparse::Status::Partial) => return Err((400, "bad request line".into())),
-        Err(httparse::Error::TooManyHeaders) => return Err((431, format!("more than {MAX_HEADERS} header fields"))),
-        Err(e) => return Err((400, format!("bad request: {e}"))),
+        Ok(httparse::Status::Partial) => return Err(RequestError::BadRequestLine),
+        Err(httparse::Error::TooManyHeaders) => return Err(RequestError::TooManyHeaders),
+        Err(e) => return Err(RequestError::Malformed(e)),
     }
     let method = req.method.unwrap_or("").to_string();
     let target = req.path.unwrap_or("").to_string();
     if method.is_empty() || !target.starts_with('/') {
-        return Err((400, "bad request line".into()));
+        return Err(RequestError::BadRequestLine);
     }
     let mut len = None;
     let mut form = false;
@@ -239,13 +307,13 @@ fn parse_head(head: &[u8]) -> Result<Head, (u16, String)> {
     for h in req.headers.iter() {
         let (k, v) = (h.name.to_ascii_lowercase(), String::from_utf8_lossy(h.value).trim().to_string());
         if k == "content-length" {
-            let n: usize = v.parse().map_err(|_| (400, "bad Content-Length".to_string()))?;
+            let n: usize = v.parse().map_err(|_| RequestError::BadContentLength)?;
             if len.is_some_and(|l| l != n) {
-                return Err((400, "two different Content-Length headers".into()));
+                return Err(RequestError::TwoContentLengths);
             }
             len = Some(n);
         } else if k == "transfer-encoding" {
-            return Err((501, "Transfer-Encoding is not supported: send the body with a Content-Length".into()));
+            return Err(RequestError::TransferEncoding);
         } else if k == "content-type" {
             form = v.starts_with("application/x-www-form-urlencoded") || v.starts_with("text/plain");
         }
@@ -255,16 +323,16 @@ fn parse_head(head: &[u8]) -> Result<Head, (u16, String)> {
 }
 
 /// Reads one request (from a socket, or bytes in tests and fuzzing); `Err`
-/// with a status and message for a bad one. Never holds more than
-/// [`MAX_HEAD`] + [`MAX_BODY`] bytes of it, whatever the input.
-pub fn read_request<R: Read>(stream: &mut R) -> Result<Request, (u16, String)> {
+/// says why a bad one is refused. Never holds more than [`MAX_HEAD`] +
+/// [`MAX_BODY`] bytes of it, whatever the input.
+pub fn read_request<R: Read>(stream: &mut R) -> Result<Request, RequestError> {
     let mut r = BufReader::new(stream);
     let head = parse_head(&read_head(&mut r)?)?;
     if head.len > MAX_BODY {
-        return Err((413, "request body too large".into()));
+        return Err(RequestError::BodyTooLarge);
     }
     let mut body = vec![0; head.len];
-    r.read_exact(&mut body).map_err(|e| io_status("read body", e))?;
+    r.read_exact(&mut body).map_err(|e| io_error("read body", e))?;
     let (path, query) = head.target.split_once('?').unwrap_or((&head.target, ""));
     let mut req = Request { method: head.method, path: url_decode(path), params: Vec::new(), headers: head.headers };
     parse_params(query, &mut req.params);
@@ -356,7 +424,7 @@ fn answer(stream: TcpStream, limits: &Limits, handle: &(dyn Fn(&Request) -> Resp
     let resp = match req {
         Ok(req) => std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handle(&req)))
             .unwrap_or_else(|_| Response::error(500, "internal error")),
-        Err((status, msg)) => Response::error(status, &msg),
+        Err(e) => Response::error(e.status(), &e.to_string()),
     };
     write_response(&mut Deadline { s: &stream, until: Instant::now() + limits.write_timeout }, &resp, head_only);
 }
@@ -368,25 +436,54 @@ pub fn allowed_host(host: &str, port: u16) -> bool {
     ["127.0.0.1", "localhost", "[::1]"].iter().any(|n| h == format!("{n}:{port}"))
 }
 
+/// Why a request is refused before it is answered (403).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Forbidden {
+    /// No `Host` header.
+    #[error("forbidden: the request has no Host header")]
+    NoHost,
+    /// A `Host` that is not this server (DNS rebinding).
+    #[error("forbidden: Host `{host}` is not 127.0.0.1:{port}, localhost:{port} or [::1]:{port} (DNS rebinding?)")]
+    Host {
+        /// The `Host` header.
+        host: String,
+        /// This server's port.
+        port: u16,
+    },
+    /// A change asked by a page of another origin.
+    #[error("forbidden: cross-origin request from `{0}`")]
+    CrossOrigin(String),
+}
+
+/// Why the server cannot start or go on.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// A thread could not be started.
+    #[error("cannot start the server's threads: {0}")]
+    Threads(#[source] std::io::Error),
+    /// The worker threads ended.
+    #[error("the server's threads have ended")]
+    WorkersEnded,
+    /// The listener's address is unknown.
+    #[error("{0}")]
+    Io(#[source] std::io::Error),
+}
+
 /// Whether a request may be answered: its `Host` header names this server
 /// (`127.0.0.1:<port>`, `localhost:<port>`, `[::1]:<port>`), and a request
 /// that changes something (any method but `GET` and `HEAD`) carries no
 /// `Origin` header, or one of `http://` and those hosts. `Err` says why not.
-pub fn check_origin(req: &Request, port: u16) -> Result<(), String> {
+pub fn check_origin(req: &Request, port: u16) -> Result<(), Forbidden> {
     match req.header("host") {
-        None => return Err("forbidden: the request has no Host header".into()),
-        Some(h) if !allowed_host(h, port) => {
-            return Err(format!(
-                "forbidden: Host `{h}` is not 127.0.0.1:{port}, localhost:{port} or [::1]:{port} (DNS rebinding?)"
-            ))
-        }
+        None => return Err(Forbidden::NoHost),
+        Some(h) if !allowed_host(h, port) => return Err(Forbidden::Host { host: h.into(), port }),
         Some(_) => {}
     }
     if req.method != "GET" && req.method != "HEAD" {
         if let Some(o) = req.header("origin") {
             let ok = o.to_ascii_lowercase().strip_prefix("http://").is_some_and(|h| allowed_host(h, port));
             if !ok {
-                return Err(format!("forbidden: cross-origin request from `{o}`"));
+                return Err(Forbidden::CrossOrigin(o.into()));
             }
         }
     }
@@ -394,7 +491,7 @@ pub fn check_origin(req: &Request, port: u16) -> Result<(), String> {
 }
 
 /// Accepts connections for ever with the default [`Limits`].
-pub fn serve(listener: TcpListener, handle: impl Fn(&Request) -> Response + Send + Sync + 'static) -> Result<(), String> {
+pub fn serve(listener: TcpListener, handle: impl Fn(&Request) -> Response + Send + Sync + 'static) -> Result<(), ServeError> {
     serve_with(listener, Limits::default(), handle)
 }
 
@@ -404,7 +501,7 @@ pub fn serve_with(
     listener: TcpListener,
     limits: Limits,
     handle: impl Fn(&Request) -> Response + Send + Sync + 'static,
-) -> Result<(), String> {
+) -> Result<(), ServeError> {
     let handle: Arc<dyn Fn(&Request) -> Response + Send + Sync> = Arc::new(handle);
     let (tx, rx) = sync_channel::<TcpStream>(limits.queue);
     let rx = Arc::new(Mutex::new(rx));
@@ -419,7 +516,7 @@ pub fn serve_with(
                     Err(_) => return,
                 }
             })
-            .map_err(|e| format!("cannot start the server's threads: {e}"))?;
+            .map_err(ServeError::Threads)?;
     }
     let mut backoff = Duration::ZERO;
     for stream in listener.incoming() {
@@ -433,7 +530,7 @@ pub fn serve_with(
                         let until = Instant::now() + Duration::from_millis(200);
                         write_response(&mut Deadline { s: &stream, until }, &busy, false);
                     }
-                    Err(TrySendError::Disconnected(_)) => return Err("the server's threads have ended".into()),
+                    Err(TrySendError::Disconnected(_)) => return Err(ServeError::WorkersEnded),
                 }
             }
             Err(_) => {

@@ -30,14 +30,226 @@ fn to_json<T: Serialize>(v: &T) -> String {
     serde_json::to_string(v).expect("the GUI's JSON serialises")
 }
 
-use crate::options::{check_value, default_strategy, strategies, Settings, STRATEGIES};
+use crate::options::{check_value, default_strategy, strategies, Settings, ValueError, STRATEGIES};
 use crate::out::Captured;
 use crate::{variants, with_variant, Engine, Out};
 use game_queries::{
     default_value, Actions, CheckOptions, CheckTurn, Facts, FactsOf, Propose, Record, SetupPlace, Snapshot, Start,
 };
 use http::{Request, Response};
-use tetrarch_core::game::OptionKind;
+use tetrarch_core::game::{OptionKind, Outcome, PositionError, TokenError};
+
+/// Why the GUI refuses a request (the `error` of its 400 answer) or cannot
+/// serve; the text is what the page shows (docs/gui.md).
+#[derive(Debug, thiserror::Error)]
+pub enum GuiError {
+    /// No game has this variant.
+    #[error("unknown variant `{name}` (known: {})", .known.join(", "))]
+    UnknownVariant {
+        /// The name given.
+        name: String,
+        /// Every variant.
+        known: Vec<&'static str>,
+    },
+    /// A listed variant the game table lacks (a bug).
+    #[error("unknown variant")]
+    NotInGameTable,
+    /// A rule option the variant does not have (`/api/new`, listing the
+    /// options it has).
+    #[error("unknown option `{name}` for variant {variant} (options: {})", options_list(.options))]
+    UnknownOption {
+        /// The name given.
+        name: String,
+        /// The variant.
+        variant: String,
+        /// Its rule options.
+        options: Vec<&'static str>,
+    },
+    /// A rule option the game does not have (checked by the rules).
+    #[error("unknown option `{name}` for variant {variant}")]
+    NoSuchOption {
+        /// The name given.
+        name: String,
+        /// The variant.
+        variant: String,
+    },
+    /// An option's value does not fit its kind.
+    #[error(transparent)]
+    Value(#[from] ValueError),
+    /// The game refused an option's value.
+    #[error("option {name}: {source}")]
+    Option {
+        /// The option.
+        name: &'static str,
+        /// The game's reason.
+        source: PositionError,
+    },
+    /// `Strategy` in a variant that is not a free-for-all.
+    #[error("option Strategy: variant {variant} is not a free-for-all game")]
+    NotFreeForAll {
+        /// The variant.
+        variant: String,
+    },
+    /// A player is neither `human` nor `engine:<ms>` with 10..600000 ms.
+    #[error("bad player `{0}`: expected human or engine:<ms> with 10..600000 ms")]
+    BadPlayer(String),
+    /// Not one player per seat.
+    #[error("players: {given} given, variant {variant} has {seats} seats")]
+    PlayerCount {
+        /// Players given.
+        given: usize,
+        /// The variant.
+        variant: &'static str,
+        /// Its seats.
+        seats: usize,
+    },
+    /// A clock that is not `<minutes>+<seconds>`.
+    #[error("bad clock `{0}`: expected <minutes>+<seconds>, e.g. 5+3 or 0.5+0")]
+    BadClock(String),
+    /// A clock outside 0.1 s to 24 h, or an increment over 1 h.
+    #[error("bad clock `{0}`: the base time must be 0.1 s to 24 h, the increment at most 1 h")]
+    ClockRange(String),
+    /// `start=fen` without a position string.
+    #[error("start fen: the position string is empty")]
+    EmptyFen,
+    /// `start` other than `startpos`, `fen` or `setup`.
+    #[error("unknown start `{0}` (startpos, fen or setup)")]
+    UnknownStart(String),
+    /// A set-up in a game without one.
+    #[error("variant {variant} has no set-up")]
+    NoSetup {
+        /// The variant.
+        variant: String,
+    },
+    /// The game proposed no set-up for a seat.
+    #[error("no set-up proposal")]
+    NoProposal,
+    /// A seat's set-up token (`setup<n>`) has spaces.
+    #[error("set-up token of seat {seat}: no spaces allowed")]
+    SetupTokenSpaces {
+        /// The seat, from 1.
+        seat: usize,
+    },
+    /// The set-up token of `/api/setup/place` has spaces.
+    #[error("a set-up token has no spaces")]
+    PlaceTokenSpaces,
+    /// A seat past the variant's seats.
+    #[error("seat {seat} does not exist (variant {variant} has {seats})")]
+    NoSuchSeat {
+        /// The seat, from 1.
+        seat: usize,
+        /// The variant.
+        variant: &'static str,
+        /// Its seats.
+        seats: usize,
+    },
+    /// The position string is wrong.
+    #[error("invalid position string: {0}")]
+    InvalidPosition(PositionError),
+    /// The game's position parser panicked.
+    #[error("invalid position (the parser failed)")]
+    PositionParserFailed,
+    /// The set-up tokens are wrong.
+    #[error("invalid set-up: {0}")]
+    InvalidSetup(PositionError),
+    /// The game's set-up parser panicked.
+    #[error("invalid set-up (the parser failed)")]
+    SetupParserFailed,
+    /// A turn of the game after its end.
+    #[error("turn {turn} `{token}`: the game is over ({outcome})")]
+    TurnAfterEnd {
+        /// Its number, from 1.
+        turn: usize,
+        /// The token.
+        token: String,
+        /// How the game ended.
+        outcome: Outcome,
+    },
+    /// A turn of the game is not a turn of its position.
+    #[error("turn {turn} `{token}`: {source}")]
+    Turn {
+        /// Its number, from 1.
+        turn: usize,
+        /// The token.
+        token: String,
+        /// Why it is refused.
+        source: TokenError,
+    },
+    /// The turn played is not a turn of the position.
+    #[error("turn `{token}`: {source}")]
+    BadTurn {
+        /// The token.
+        token: String,
+        /// Why it is refused.
+        source: TokenError,
+    },
+    /// A turn played after the end of the game.
+    #[error("the game is over ({0})")]
+    Over(Outcome),
+    /// Actions listed after the end of the game.
+    #[error("the game is over")]
+    GameOver,
+    /// An action of the `prefix` after the turn's last action.
+    #[error("action {index} `{token}`: the turn is already over")]
+    ActionAfterTurn {
+        /// Its place in the prefix, from 1.
+        index: usize,
+        /// The token.
+        token: String,
+    },
+    /// An action of the `prefix` that does not parse.
+    #[error("action {index} `{token}`: {source}")]
+    Action {
+        /// Its place in the prefix, from 1.
+        index: usize,
+        /// The token.
+        token: String,
+        /// Why it is refused.
+        source: TokenError,
+    },
+    /// An action of the `prefix` that is not legal.
+    #[error("action {index} `{token}`: illegal")]
+    IllegalAction {
+        /// Its place in the prefix, from 1.
+        index: usize,
+        /// The token.
+        token: String,
+    },
+    /// The `prefix` is a whole turn.
+    #[error("the turn is already over")]
+    TurnOver,
+    /// The variant has no record format.
+    #[error("variant {variant} has no record format")]
+    NoRecordFormat {
+        /// The variant.
+        variant: &'static str,
+    },
+    /// The game could not write its record.
+    #[error(transparent)]
+    Record(PositionError),
+    /// The engine refused the game's `position` command: its
+    /// `info string error: …` line.
+    #[error("{0}")]
+    Engine(String),
+    /// The server could not start or keep its threads.
+    #[error(transparent)]
+    Serve(#[from] http::ServeError),
+}
+
+/// The rule options of [`GuiError::UnknownOption`]: `none`, or their names.
+fn options_list(options: &[&str]) -> String {
+    if options.is_empty() {
+        "none".to_string()
+    } else {
+        options.join(", ")
+    }
+}
+
+impl GuiError {
+    fn unknown_variant(name: &str) -> Self {
+        GuiError::UnknownVariant { name: name.into(), known: variants() }
+    }
+}
 
 const INDEX_HTML: &str = include_str!("index.html");
 const APP_JS: &str = include_str!("app.js");
@@ -53,13 +265,13 @@ pub enum Player {
 }
 
 impl Player {
-    fn parse(s: &str) -> Result<Player, String> {
+    fn parse(s: &str) -> Result<Player, GuiError> {
         match s {
             "human" => Ok(Player::Human),
             "engine" => Ok(Player::Engine(1000)),
             _ => match s.strip_prefix("engine:").map(str::parse::<u64>) {
                 Some(Ok(ms)) if (10..=600_000).contains(&ms) => Ok(Player::Engine(ms)),
-                _ => Err(format!("bad player `{s}`: expected human or engine:<ms> with 10..600000 ms")),
+                _ => Err(GuiError::BadPlayer(s.into())),
             },
         }
     }
@@ -83,18 +295,18 @@ pub struct Clock {
 impl Clock {
     /// `<minutes>+<seconds>` (`5+3`, `0.5+0`, `10`): `None` for an empty
     /// string, `none` or `0`.
-    fn parse(s: &str) -> Result<Option<Clock>, String> {
+    fn parse(s: &str) -> Result<Option<Clock>, GuiError> {
         let s = s.trim();
         if s.is_empty() || s == "none" || s == "0" || s == "0+0" {
             return Ok(None);
         }
-        let bad = || format!("bad clock `{s}`: expected <minutes>+<seconds>, e.g. 5+3 or 0.5+0");
+        let bad = || GuiError::BadClock(s.into());
         let (m, i) = s.split_once('+').unwrap_or((s, "0"));
         let num = |x: &str| x.trim().parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0);
         let (m, i) = (num(m).ok_or_else(bad)?, num(i).ok_or_else(bad)?);
         let (base_ms, inc_ms) = ((m * 60_000.0).round() as u64, (i * 1000.0).round() as u64);
         if !(100..=24 * 3_600_000).contains(&base_ms) || inc_ms > 3_600_000 {
-            return Err(format!("bad clock `{s}`: the base time must be 0.1 s to 24 h, the increment at most 1 h"));
+            return Err(GuiError::ClockRange(s.into()));
         }
         Ok(Some(Clock { base_ms, inc_ms }))
     }
@@ -561,7 +773,7 @@ impl Gui {
     /// The `position` command for the engine playing `seat` (a seat does
     /// not learn the other seats' secret set-up choices where the game
     /// accepts `?` for them).
-    fn position_for(&mut self, seat: Option<usize>) -> Result<(), String> {
+    fn position_for(&mut self, seat: Option<usize>) -> Result<(), GuiError> {
         self.configure_engine();
         let moves = if self.turns.is_empty() { String::new() } else { format!(" moves {}", self.turns.join(" ")) };
         if let (Start::Setup(toks), Some(seat)) = (&self.start, seat) {
@@ -573,7 +785,7 @@ impl Gui {
         let errs = self.send(&format!("position {}{moves}", self.start.protocol()));
         match errs.first() {
             None => Ok(()),
-            Some(e) => Err(e.clone()),
+            Some(e) => Err(GuiError::Engine(e.clone())),
         }
     }
 
@@ -725,20 +937,17 @@ impl Gui {
         line
     }
 
-    fn new_game(&mut self, req: &Request) -> Result<(), String> {
-        let all = variants();
+    fn new_game(&mut self, req: &Request) -> Result<(), GuiError> {
         let name = req.param("variant").unwrap_or(self.variant);
-        let variant = *all
-            .iter()
-            .find(|v| v.eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("unknown variant `{name}` (known: {})", all.join(", ")))?;
-        let facts = with_variant(variant, FactsOf).ok_or("unknown variant")?;
+        let variant =
+            variants().into_iter().find(|v| v.eq_ignore_ascii_case(name)).ok_or_else(|| GuiError::unknown_variant(name))?;
+        let facts = with_variant(variant, FactsOf).ok_or(GuiError::NotInGameTable)?;
         let (options, strategy) = parse_options(req, variant, &facts)?;
         let players = match req.param("players").filter(|p| !p.is_empty()) {
             Some(p) => {
                 let v = p.split(',').map(Player::parse).collect::<Result<Vec<_>, _>>()?;
                 if v.len() != facts.seats {
-                    return Err(format!("players: {} given, variant {variant} has {} seats", v.len(), facts.seats));
+                    return Err(GuiError::PlayerCount { given: v.len(), variant, seats: facts.seats });
                 }
                 v
             }
@@ -750,13 +959,13 @@ impl Gui {
             "fen" => {
                 let s = req.param("fen").unwrap_or("").trim();
                 if s.is_empty() {
-                    return Err("start fen: the position string is empty".into());
+                    return Err(GuiError::EmptyFen);
                 }
                 Start::Fen(s.split_whitespace().collect::<Vec<_>>().join(" "))
             }
             "setup" => {
                 if !facts.setup {
-                    return Err(format!("variant {variant} has no set-up"));
+                    return Err(GuiError::NoSetup { variant: variant.into() });
                 }
                 let mut toks = Vec::new();
                 for seat in 0..facts.seats {
@@ -767,23 +976,23 @@ impl Gui {
                         toks.push(
                             with_variant(variant, Propose { options: &options, seat, seed })
                                 .flatten()
-                                .ok_or("no set-up proposal")?,
+                                .ok_or(GuiError::NoProposal)?,
                         );
                     } else if t.contains(char::is_whitespace) {
-                        return Err(format!("set-up token of seat {}: no spaces allowed", seat + 1));
+                        return Err(GuiError::SetupTokenSpaces { seat: seat + 1 });
                     } else {
                         toks.push(t);
                     }
                 }
                 Start::Setup(toks)
             }
-            s => return Err(format!("unknown start `{s}` (startpos, fen or setup)")),
+            s => return Err(GuiError::UnknownStart(s.into())),
         };
         let moves: Vec<String> = req.param("moves").unwrap_or("").split_whitespace().map(str::to_owned).collect();
         let clock = Clock::parse(req.param("clock").unwrap_or(""))?;
         // Check everything before changing anything.
         with_variant(variant, Snapshot { options: &options, start: &start, turns: &moves, time_loss: None })
-            .ok_or("unknown variant")??;
+            .ok_or(GuiError::NotInGameTable)??;
         self.halt();
         self.variant = variant;
         self.facts = facts;
@@ -870,21 +1079,23 @@ impl Gui {
     fn api_board(&self) -> Response {
         match &self.snap {
             Some(s) => Response::json(200, to_json(&s.position.board)),
-            None => bad("no position".into()),
+            None => bad("no position"),
         }
     }
 
     /// `GET /api/setup`: the engine's proposal for a seat's set-up.
     fn api_setup(&self, req: &Request) -> Response {
         let variant = req.param("variant").unwrap_or(self.variant);
-        let Some(seat) = seat_param(req) else { return bad("bad seat".into()) };
+        let Some(seat) = seat_param(req) else { return bad("bad seat") };
         let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
         match with_variant(variant, FactsOf) {
             None => bad(format!("unknown variant `{variant}`")),
             Some(f) if seat >= f.seats => bad(format!("seat {} does not exist", seat + 1)),
-            Some(f) => match parse_options(req, variant, &f)
-                .and_then(|(o, _)| with_variant(variant, Propose { options: &o, seat, seed }).flatten().ok_or(String::new()))
-            {
+            Some(f) => match parse_options(req, variant, &f).and_then(|(o, _)| {
+                with_variant(variant, Propose { options: &o, seat, seed })
+                    .flatten()
+                    .ok_or_else(|| GuiError::NoSetup { variant: variant.into() })
+            }) {
                 Ok(token) => {
                     #[derive(Serialize)]
                     struct Proposal {
@@ -892,8 +1103,7 @@ impl Gui {
                     }
                     Response::json(200, to_json(&Proposal { token }))
                 }
-                Err(e) if !e.is_empty() => bad(e),
-                Err(_) => bad(format!("variant {variant} has no set-up")),
+                Err(e) => bad(e),
             },
         }
     }
@@ -904,7 +1114,7 @@ impl Gui {
         let Some(variant) = variants().into_iter().find(|v| v.eq_ignore_ascii_case(name)) else {
             return bad(format!("unknown variant `{name}`"));
         };
-        let Some(seat) = seat_param(req) else { return bad("bad seat".into()) };
+        let Some(seat) = seat_param(req) else { return bad("bad seat") };
         let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
         let facts = with_variant(variant, FactsOf).expect("known");
         let r = parse_options(req, variant, &facts).and_then(|(o, _)| {
@@ -941,7 +1151,7 @@ impl Gui {
                 body: text.into_bytes(),
             },
             Some(Err(e)) => bad(e),
-            None => bad("unknown variant".into()),
+            None => bad("unknown variant"),
         }
     }
 
@@ -964,7 +1174,7 @@ impl Gui {
                 return Response::error(409, "the engine is thinking: wait, or press Move now");
             }
         }
-        let Some(to_move) = self.snap.as_ref().map(|s| s.to_move) else { return bad("no position".into()) };
+        let Some(to_move) = self.snap.as_ref().map(|s| s.to_move) else { return bad("no position") };
         if self.time_loss.is_some() {
             return bad(format!("the game is over ({})", self.message));
         }
@@ -987,7 +1197,7 @@ impl Gui {
                 self.ok()
             }
             Some(Err(e)) => bad(e),
-            None => bad("unknown variant".into()),
+            None => bad("unknown variant"),
         }
     }
 
@@ -995,7 +1205,7 @@ impl Gui {
     /// when every seat is an engine).
     fn api_undo(&mut self) -> Response {
         if self.turns.is_empty() {
-            return bad("nothing to undo".into());
+            return bad("nothing to undo");
         }
         self.halt();
         self.time_loss = None;
@@ -1062,7 +1272,7 @@ impl Gui {
     /// `POST /api/analyse`: the engine analyses the position until stopped.
     fn api_analyse(&mut self) -> Response {
         if self.snap.as_ref().is_some_and(|s| s.over) {
-            return bad("the game is over".into());
+            return bad("the game is over");
         }
         self.halt();
         self.paused = true;
@@ -1078,8 +1288,8 @@ impl Gui {
 }
 
 /// A 400 answer.
-fn bad(msg: String) -> Response {
-    Response::error(400, &msg)
+fn bad(msg: impl std::fmt::Display) -> Response {
+    Response::error(400, &msg.to_string())
 }
 
 /// The `seat` parameter (from 1; default 1) as a 0-based seat.
@@ -1101,27 +1311,25 @@ type ChosenOptions = (Vec<(String, String)>, Option<&'static str>);
 /// The `option.NAME=VALUE` parameters of a request: the rule options the
 /// variant offers (checked, canonical, the defaults left out) and the
 /// engine's `Strategy` (free-for-all variants only).
-fn parse_options(req: &Request, variant: &str, facts: &Facts) -> Result<ChosenOptions, String> {
+fn parse_options(req: &Request, variant: &str, facts: &Facts) -> Result<ChosenOptions, GuiError> {
     let mut pairs = Vec::new();
     let mut strategy = None;
     for (k, v) in &req.params {
         let Some(name) = k.strip_prefix("option.") else { continue };
         if name.eq_ignore_ascii_case("Strategy") {
             if !facts.ffa {
-                return Err(format!("option Strategy: variant {variant} is not a free-for-all game"));
+                return Err(GuiError::NotFreeForAll { variant: variant.into() });
             }
-            let v = check_value("Strategy", &OptionKind::Combo(STRATEGIES), Some(v))
-                .map_err(|e| e.strip_prefix("setoption: ").unwrap_or(&e).to_string())?;
+            let v = check_value("Strategy", &OptionKind::Combo(STRATEGIES), Some(v))?;
             strategy = STRATEGIES.iter().copied().find(|s| *s == v);
         } else if facts.options.iter().any(|o| o.name.eq_ignore_ascii_case(name)) {
             pairs.push((name.to_string(), v.clone()));
         } else {
-            let known: Vec<&str> = facts.options.iter().map(|o| o.name).collect();
-            let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-            return Err(format!("unknown option `{name}` for variant {variant} (options: {known})"));
+            let options = facts.options.iter().map(|o| o.name).collect();
+            return Err(GuiError::UnknownOption { name: name.into(), variant: variant.into(), options });
         }
     }
-    let options = with_variant(variant, CheckOptions { options: &pairs }).ok_or("unknown variant")??;
+    let options = with_variant(variant, CheckOptions { options: &pairs }).ok_or(GuiError::NotInGameTable)??;
     Ok((options, strategy))
 }
 
@@ -1133,8 +1341,9 @@ fn parse_options(req: &Request, variant: &str, facts: &Facts) -> Result<ChosenOp
 pub fn fuzz_request(data: &[u8]) -> u16 {
     let req = match http::read_request(&mut std::io::Cursor::new(data)) {
         Ok(r) => r,
-        Err((status, msg)) => {
-            assert!(matches!(status, 400 | 408 | 413 | 414 | 431 | 501) && !msg.is_empty());
+        Err(e) => {
+            let status = e.status();
+            assert!(matches!(status, 400 | 408 | 413 | 414 | 431 | 501) && !e.to_string().is_empty());
             return status;
         }
     };
@@ -1215,7 +1424,7 @@ fn token_given(req: &Request, port: u16) -> Vec<String> {
 /// `POST` are 405.
 fn route(gui: &Mutex<Gui>, req: &Request, port: u16, token: Option<&str>) -> Response {
     if let Err(e) = http::check_origin(req, port) {
-        return Response::error(403, &e);
+        return Response::error(403, &e.to_string());
     }
     let method = match req.method.as_str() {
         "GET" | "HEAD" => "GET",
@@ -1301,7 +1510,7 @@ impl ActionsJob {
         let a = Actions { options: &self.options, start: &self.start, turns: &self.turns, prefix: &self.prefix };
         match with_variant(self.variant, a) {
             Some(Ok(j)) => Response::json(200, j),
-            Some(Err(e)) => Response::error(400, &e),
+            Some(Err(e)) => bad(e),
             None => Response::error(400, "unknown variant"),
         }
     }
@@ -1317,13 +1526,10 @@ pub fn bind(port: u16) -> std::io::Result<(TcpListener, String)> {
 
 /// Serves the GUI on `listener` for ever, starting with `variant`; with a
 /// `token`, every request must carry it (docs/gui.md, "Security").
-pub fn serve(listener: TcpListener, variant: &str, token: Option<String>) -> Result<(), String> {
-    let all = variants();
-    let variant = *all
-        .iter()
-        .find(|v| v.eq_ignore_ascii_case(variant))
-        .ok_or_else(|| format!("unknown variant `{variant}` (known: {})", all.join(", ")))?;
-    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+pub fn serve(listener: TcpListener, variant: &str, token: Option<String>) -> Result<(), GuiError> {
+    let variant =
+        variants().into_iter().find(|v| v.eq_ignore_ascii_case(variant)).ok_or_else(|| GuiError::unknown_variant(variant))?;
+    let port = listener.local_addr().map_err(http::ServeError::Io)?.port();
     let gui = Arc::new(Mutex::new(Gui::new(variant)));
     // The ticker: engine replies are taken in and clocks run out even when
     // no page asks.
@@ -1334,6 +1540,6 @@ pub fn serve(listener: TcpListener, variant: &str, token: Option<String>) -> Res
             std::thread::sleep(Duration::from_millis(25));
             lock(&g2).tick();
         })
-        .map_err(|e| format!("cannot start the server's threads: {e}"))?;
-    http::serve(listener, move |req| route(&gui, req, port, token.as_deref()))
+        .map_err(http::ServeError::Threads)?;
+    Ok(http::serve(listener, move |req| route(&gui, req, port, token.as_deref()))?)
 }

@@ -244,6 +244,12 @@ fn setup_by_placing_pieces() {
     };
     let short = token.split(',').take(15).collect::<Vec<_>>().join(",");
     for bad in [&outside, &twice, &order, &short, &"d7@a1 x".to_string()] {
+        let place = SetupPlace { options: &[], seat: 0, token: Some(bad), seed: 1 };
+        match with_variant("quattuor", place) {
+            Some(Err(GuiError::PlaceTokenSpaces)) => assert!(bad.contains(' ')),
+            Some(Err(GuiError::InvalidSetup(_))) => assert!(!bad.contains(' ')),
+            other => panic!("{bad}: {other:?}"),
+        }
         let (s, b) = call(&mut g, "GET", "/api/setup/place", &[("variant", "quattuor"), ("seat", "1"), ("token", bad)]);
         assert_eq!(s, 400, "{bad}: {b}");
         assert!(b.contains("set-up"), "{b}");
@@ -344,14 +350,24 @@ fn rule_options_apply_to_the_referee_and_the_engine() {
 
     // Bad options: a clear error, nothing changes.
     let v0 = g.version;
-    for p in [
-        vec![("variant", "quadranj"), ("option.QJ_ChargeLanding", "sideways")],
-        vec![("variant", "quadranj"), ("option.QJ_Nope", "1")],
-        vec![("variant", "quadranj"), ("option.Strategy", "brs")],
-        vec![("variant", "quadranj4"), ("option.Strategy", "best")],
-        vec![("variant", "teamchess"), ("option.Notation", "fen4")],
-        vec![("variant", "fourchess"), ("option.FC_NoProgressPlies", "-3")],
-    ] {
+    let unknown = |e: &GuiError, o: &str| matches!(e, GuiError::UnknownOption { name, .. } if name == o);
+    let not_listed = |e: &GuiError, o: &str| matches!(e, GuiError::Value(ValueError::NotListed { name, .. }) if name == o);
+    type Why<'a> = &'a dyn Fn(&GuiError) -> bool;
+    let checks: [(Vec<(&str, &str)>, Why); 6] = [
+        (vec![("variant", "quadranj"), ("option.QJ_ChargeLanding", "sideways")], &|e| not_listed(e, "QJ_ChargeLanding")),
+        (vec![("variant", "quadranj"), ("option.QJ_Nope", "1")], &|e| unknown(e, "QJ_Nope")),
+        (vec![("variant", "quadranj"), ("option.Strategy", "brs")], &|e| matches!(e, GuiError::NotFreeForAll { .. })),
+        (vec![("variant", "quadranj4"), ("option.Strategy", "best")], &|e| not_listed(e, "Strategy")),
+        (vec![("variant", "teamchess"), ("option.Notation", "fen4")], &|e| unknown(e, "Notation")),
+        (vec![("variant", "fourchess"), ("option.FC_NoProgressPlies", "-3")], &|e| {
+            matches!(e, GuiError::Value(ValueError::OutOfRange { min: 0, max: 10000, .. }))
+        }),
+    ];
+    for (p, why) in checks {
+        let r = req("POST", "/api/new", &p);
+        let variant = crate::variants().into_iter().find(|v| *v == p[0].1).unwrap();
+        let e = parse_options(&r, variant, &with_variant(variant, FactsOf).unwrap()).unwrap_err();
+        assert!(why(&e), "{p:?}: {e:?}");
         let (s, b) = call(&mut g, "POST", "/api/new", &p);
         assert_eq!(s, 400, "{p:?}: {b}");
         assert!(b.contains("option"), "{b}");
@@ -379,7 +395,12 @@ fn rule_options_apply_to_the_referee_and_the_engine() {
 fn clocks_run_out() {
     let mut g = Gui::new("quattuor");
     // Bad clocks: nothing changes.
-    for bad in ["abc", "-1+0", "0.0001", "5+x", "2000"] {
+    for (bad, range) in [("abc", false), ("-1+0", false), ("0.0001", true), ("5+x", false), ("2000", true)] {
+        match Clock::parse(bad) {
+            Err(GuiError::ClockRange(c)) if range => assert_eq!(c, bad),
+            Err(GuiError::BadClock(c)) if !range => assert_eq!(c, bad),
+            other => panic!("{bad}: {other:?}"),
+        }
         let (s, b) = call(&mut g, "POST", "/api/new", &[("variant", "quattuor"), ("clock", bad)]);
         assert_eq!(s, 400, "{bad}: {b}");
         assert!(b.contains("clock"), "{b}");
@@ -477,13 +498,19 @@ fn host_and_origin_checks() {
     // Host header: 403 with a JSON error, nothing changes.
     for host in [None, Some("evil.example:4321"), Some("127.0.0.1:80"), Some("127.0.0.1"), Some("localhost.evil:4321")] {
         let h: Vec<(&str, &str)> = host.iter().map(|h| ("host", *h)).collect();
+        let why = match host {
+            None => http::Forbidden::NoHost,
+            Some(h) => http::Forbidden::Host { host: h.into(), port },
+        };
         for (m, path, params) in [
             ("GET", "/", vec![]),
             ("GET", "/api/state", vec![]),
             ("POST", "/api/play", vec![("turn", "e2e3")]),
             ("POST", "/api/new", vec![("variant", "quattuor")]),
         ] {
-            let r = route(&gui, &with_headers(m, path, &params, &h), port, None);
+            let req = with_headers(m, path, &params, &h);
+            assert_eq!(http::check_origin(&req, port), Err(why.clone()), "{host:?} {m} {path}");
+            let r = route(&gui, &req, port, None);
             assert_eq!(r.status, 403, "{host:?} {m} {path}");
             let body = String::from_utf8(r.body).unwrap();
             assert!(body.starts_with("{\"error\":\"forbidden: "), "{body}");
@@ -492,7 +519,9 @@ fn host_and_origin_checks() {
     // Cross-origin POSTs: 403.
     for origin in ["http://evil.example", "null", "https://127.0.0.1:4321", "http://127.0.0.1:4322"] {
         let h = [("host", "127.0.0.1:4321"), ("origin", origin)];
-        let r = route(&gui, &with_headers("POST", "/api/play", &[("turn", "e2e3")], &h), port, None);
+        let req = with_headers("POST", "/api/play", &[("turn", "e2e3")], &h);
+        assert_eq!(http::check_origin(&req, port), Err(http::Forbidden::CrossOrigin(origin.into())));
+        let r = route(&gui, &req, port, None);
         assert_eq!(r.status, 403, "{origin}");
         assert!(String::from_utf8(r.body).unwrap().contains("cross-origin"));
     }
@@ -564,27 +593,31 @@ impl std::io::Read for Endless {
 /// while they are read: 414 / 431, and no more than the limit is read.
 #[test]
 fn an_endless_line_or_head_is_cut_off_while_read() {
-    let cases: [(&[u8], u8, u16); 3] = [
-        (b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:1\r\nX-Long: ", b'a', 431),
-        (b"GET /", b'a', 414),
-        (b"GET / HTTP/1.1\r\n", b'\n', 0), // blank lines end the head: not endless
+    use http::RequestError;
+    let cases: [(&[u8], u8, Option<u16>); 3] = [
+        (b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:1\r\nX-Long: ", b'a', Some(431)),
+        (b"GET /", b'a', Some(414)),
+        (b"GET / HTTP/1.1\r\n", b'\n', None), // blank lines end the head: not endless
     ];
     for (head, fill, want) in cases {
         let mut r = Endless { head: head.to_vec(), fill, read: 0, max: 64 << 20 };
         let got = http::read_request(&mut r);
-        if want == 0 {
+        let Some(want) = want else {
             assert!(got.is_ok(), "{got:?}");
             continue;
-        }
-        let (status, _) = got.expect_err("an endless line");
-        assert_eq!(status, want);
+        };
+        let e = got.expect_err("an endless line");
+        let line = if want == 414 { RequestError::LongRequestLine } else { RequestError::LongHeaderLine };
+        assert!(std::mem::discriminant(&e) == std::mem::discriminant(&line), "{e:?}");
+        assert_eq!(e.status(), want);
         assert!(r.read <= http::MAX_HEAD + (64 << 10), "read {} bytes of an endless line", r.read);
     }
     // Many short header lines: the head is limited too.
     let mut r = Endless { head: b"GET / HTTP/1.1\r\n".to_vec(), fill: 0, read: 0, max: 64 << 20 };
     r.head.extend(std::iter::repeat_n(&b"X-A: b\r\n"[..], 20_000).flatten());
-    let (status, _) = http::read_request(&mut r).expect_err("a huge head");
-    assert_eq!(status, 431);
+    let e = http::read_request(&mut r).expect_err("a huge head");
+    assert!(matches!(e, RequestError::LongHead), "{e:?}");
+    assert_eq!(e.status(), 431);
     assert!(r.read <= 2 * http::MAX_HEAD, "read {}", r.read);
 }
 
@@ -594,14 +627,20 @@ fn an_endless_line_or_head_is_cut_off_while_read() {
 /// (431), a request line without a version (400).
 #[test]
 fn framing_the_server_cannot_read_is_refused() {
-    let read = |t: &str| http::read_request(&mut t.as_bytes()).map(|r| r.params).map_err(|e| e.0);
-    assert_eq!(read("POST /api/play HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n9\r\nturn=e2e3\r\n0\r\n\r\n"), Err(501));
-    assert_eq!(read("POST /api/play HTTP/1.1\r\nContent-Length: 9\r\nContent-Length: 3\r\n\r\nturn=e2e3"), Err(400));
+    use http::RequestError;
+    let read = |t: &str| http::read_request(&mut t.as_bytes()).map(|r| r.params);
+    let refused = |t: &str| read(t).map_err(|e| (e.status(), e)).expect_err(t);
+    let chunked = refused("POST /api/play HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n9\r\nturn=e2e3\r\n0\r\n\r\n");
+    assert!(matches!(chunked, (501, RequestError::TransferEncoding)), "{chunked:?}");
+    let two = refused("POST /api/play HTTP/1.1\r\nContent-Length: 9\r\nContent-Length: 3\r\n\r\nturn=e2e3");
+    assert!(matches!(two, (400, RequestError::TwoContentLengths)), "{two:?}");
     let many: String = (0..=http::MAX_HEADERS).map(|i| format!("X-{i}: a\r\n")).collect();
-    assert_eq!(read(&format!("GET / HTTP/1.1\r\n{many}\r\n")), Err(431));
-    assert_eq!(read("GET /\r\n\r\n"), Err(400));
+    let many = refused(&format!("GET / HTTP/1.1\r\n{many}\r\n"));
+    assert!(matches!(many, (431, RequestError::TooManyHeaders)), "{many:?}");
+    let no_version = refused("GET /\r\n\r\n");
+    assert!(matches!(no_version, (400, RequestError::Malformed(_))), "{no_version:?}");
     let ok = read("\r\nPOST /api/play?a=1 HTTP/1.1\r\nContent-Length: 9\r\nContent-Length: 9\r\n\r\nturn=e2e3");
-    assert_eq!(ok, Ok(vec![("a".into(), "1".into()), ("turn".into(), "e2e3".into())]));
+    assert_eq!(ok.unwrap(), vec![("a".into(), "1".into()), ("turn".into(), "e2e3".into())]);
 }
 
 /// A socket to `addr` and the response to `text` (or what came before the
@@ -824,7 +863,7 @@ mod requests {
 /// (Here in the GUI's tests because its API is private to the module.)
 #[test]
 fn every_announced_variant_is_accepted_by_every_tool() {
-    use crate::perft_bench::{bench, perft_cli, PerftArgs};
+    use crate::perft_bench::{bench, perft_cli, PerftArgs, PerftBenchError};
     use tetrarch_core::fuzzing::Target;
     let (out, cap) = Out::buffer();
     let mut e = Engine::new(out);
@@ -856,10 +895,11 @@ fn every_announced_variant_is_accepted_by_every_tool() {
         assert!(cap.take_lines().iter().any(|l| l.starts_with(&format!("bench {v} startpos: depth 1 "))), "bench {v}");
         let (out, cap) = Out::buffer();
         let args = PerftArgs { variant: v.to_string(), depth: 1, ..PerftArgs::default() };
-        assert_eq!(perft_cli(&args, &out), Ok(()), "perft {v}");
+        assert!(matches!(perft_cli(&args, &out), Ok(())), "perft {v}");
         assert!(cap.take_lines().iter().any(|l| l.starts_with("Nodes searched: ")), "perft {v}");
     }
-    assert!(bench(Some(1), Some("chess"), &Out::buffer().0).is_err());
+    let unknown = bench(Some(1), Some("chess"), &Out::buffer().0);
+    assert!(matches!(unknown, Err(PerftBenchError::UnknownVariant { name, known }) if name == "chess" && known == variants()));
 
     // The GUI: `/api/variants` lists the announced variants (toy included,
     // as `uci` announces it in this build), and a page starts in each.
