@@ -12,7 +12,7 @@ use clap::{CommandFactory, FromArgMatches, Parser};
 
 use crate::shard::Shard;
 use crate::stats::Sprt;
-use crate::tc::{parse_st, parse_tc, TimeControl};
+use crate::tc::{parse_st, parse_tc, TcError, TimeControl};
 use crate::tournament::Kind;
 
 /// One engine as configured.
@@ -187,7 +187,7 @@ pub enum SettingError {
         /// The key.
         key: &'static str,
         /// Why.
-        reason: String,
+        reason: TcError,
     },
     /// `option.UCI_Variant=`: the runner sets it.
     #[error("option.UCI_Variant: the variant is set with --variant")]
@@ -794,8 +794,8 @@ mod tests {
         assert!(matches!(bad("nodes=x"), SettingError::BadValue { key: "nodes", .. }));
         assert!(matches!(bad("proto=xboard"), SettingError::BadValue { key: "proto", .. }));
         assert!(matches!(bad("restart=maybe"), SettingError::BadValue { key: "restart", .. }));
-        assert!(matches!(bad("tc=abc"), SettingError::Time { key: "tc", reason } if reason.contains("bad time")));
-        assert!(matches!(bad("st=0"), SettingError::Time { key: "st", reason } if reason.contains("positive")));
+        assert!(matches!(bad("tc=abc"), SettingError::Time { key: "tc", reason: TcError::BadSeconds { what: "time", .. } }));
+        assert!(matches!(bad("st=0"), SettingError::Time { key: "st", reason: TcError::ZeroSt(_) }));
         // The same through clap: the setting's error is the source, the
         // message names the flag and the reason.
         let e = err("--variant x --engine cmd=a depth=1 foo=1 --engine cmd=b depth=1");
@@ -834,7 +834,7 @@ mod tests {
         assert_eq!(cli_kind(&err(&format!("{base} --bogus"))), Some(ErrorKind::UnknownArgument));
         assert!(matches!(err(&format!("{base} --resume")), ConfigError::ResumeWithoutRecords));
         let e = err("--variant x --engine cmd=a st=0 --engine cmd=b depth=1");
-        assert!(matches!(e.setting(), Some(SettingError::Time { key: "st", reason }) if reason.contains("positive")), "{e}");
+        assert!(matches!(e.setting(), Some(SettingError::Time { key: "st", reason: TcError::ZeroSt(_) })), "{e}");
         // A second value of a one-value flag.
         assert_eq!(cli_kind(&err(&format!("{base} --variant x y"))), Some(ErrorKind::UnknownArgument));
         assert_eq!(err(&format!("{base} --tournament swiss")).flag(), Some(&FlagError::Tournament("swiss".into())));
