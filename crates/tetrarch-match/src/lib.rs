@@ -47,7 +47,7 @@ pub use runner::{RunError, Summary};
 
 /// Runs a match from a parsed configuration.
 pub fn run(cfg: Config) -> Result<Summary, RunError> {
-    let variant = games::check_variant(&cfg.variant).map_err(RunError::Usage)?;
+    let variant = games::check_variant(&cfg.variant).map_err(|e| RunError::Usage(e.to_string()))?;
     games::with_variant(variant, runner::RunVisitor(cfg)).expect("a registered variant")
 }
 
