@@ -10,13 +10,13 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tetrarch_core::game::{GameResult, Outcome, Seat};
+use tetrarch_core::game::{GameResult, Outcome, Seat, TokenError};
 use tetrarch_core::turns::{parse_turn, play_turn};
 
 use crate::config::Proto;
 use crate::config::{Config, EngineConfig};
 use crate::dialect::{self, DialectLine};
-use crate::engine::{info_score, EngineProc, Log, WaitError};
+use crate::engine::{info_score, EngineProc, EngineStartError, HandshakeError, Log, WaitError};
 use crate::games::{format_of, Format, GameInfo};
 use crate::openings::Opening;
 use crate::record::{Decided, GameRecord};
@@ -90,6 +90,15 @@ fn now_secs() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
 }
 
+/// Why a seat's engine is not ready for a game: a forfeit.
+#[derive(Debug, thiserror::Error)]
+enum PrepareError {
+    #[error(transparent)]
+    Start(#[from] EngineStartError),
+    #[error(transparent)]
+    Handshake(#[from] HandshakeError),
+}
+
 /// Starts (or reuses) the process of a seat and readies it for a new game.
 fn prepare(
     slots: &mut Slots,
@@ -98,7 +107,7 @@ fn prepare(
     variant: &str,
     options: &[(String, String)],
     log: &Option<Arc<Log>>,
-) -> Result<(), String> {
+) -> Result<(), PrepareError> {
     let reuse = slots.procs.get(&key).is_some_and(|p| !(p.broken || ecfg.restart && p.games > 0));
     if !reuse {
         if let Some(mut old) = slots.procs.remove(&key) {
@@ -108,13 +117,13 @@ fn prepare(
         let r = p.init(variant, options, ecfg.proto == Proto::Tetrarch, HANDSHAKE);
         if let Err(e) = r {
             p.kill();
-            return Err(e);
+            return Err(e.into());
         }
         slots.procs.insert(key, p);
     }
     let p = slots.procs.get_mut(&key).expect("just inserted");
     if p.drain().is_err() {
-        return Err(format!("{}: the engine exited", p.label));
+        return Err(HandshakeError::Exited { label: p.label.clone() }.into());
     }
     p.send("ucinewgame");
     match p.sync(HANDSHAKE) {
@@ -124,7 +133,7 @@ fn prepare(
         }
         Err(e) => {
             p.kill();
-            Err(e)
+            Err(e.into())
         }
     }
 }
@@ -300,18 +309,32 @@ fn adjudicate<G: GameInfo>(g: &G, cfg: &Config, fmt: Format, scores: &[(Seat, Op
     None
 }
 
+/// Why an engine's `bestmove` line is not a turn: the engine forfeits. The
+/// text quotes the engine's token, cut short and with its control
+/// characters escaped (escaped first, then cut: the cut bounds what is
+/// shown): it goes to the terminal and the PGN.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BestmoveError {
+    /// `bestmove` alone.
+    #[error("malformed bestmove (no turn)")]
+    NoTurn,
+    /// A token the rules refuse here.
+    #[error("illegal turn `{}`: {}", cut(&printable(token), 60), cut(&printable(&reason.to_string()), 200))]
+    Illegal {
+        /// The engine's token, as it wrote it.
+        token: String,
+        /// Why.
+        reason: TokenError,
+    },
+}
+
 /// The turn of an engine's `bestmove` line on `pos`, or why the engine
-/// forfeits (the reason quotes the engine's token, cut short and with its
-/// control characters escaped: it goes to the terminal and the PGN).
-pub fn bestmove_turn<G: GameInfo>(pos: &G, line: &str) -> Result<Vec<G::Action>, String> {
+/// forfeits.
+pub fn bestmove_turn<G: GameInfo>(pos: &G, line: &str) -> Result<Vec<G::Action>, BestmoveError> {
     let Some(tok) = line.split_whitespace().nth(1) else {
-        return Err("malformed bestmove (no turn)".into());
+        return Err(BestmoveError::NoTurn);
     };
-    parse_turn(pos, tok).map_err(|err| {
-        let err = err.to_string();
-        // Escaped first, then cut: the cut bounds what is shown.
-        format!("illegal turn `{}`: {}", cut(&printable(tok), 60), cut(&printable(&err), 200))
-    })
+    parse_turn(pos, tok).map_err(|reason| BestmoveError::Illegal { token: tok.to_string(), reason })
 }
 
 /// Plays one game and returns its record. Never panics on engine misbehaviour.
@@ -340,7 +363,7 @@ pub fn play_game<G: GameInfo>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) -
     for (s, &key) in keys.iter().enumerate() {
         let e = job.seat_engines[s];
         if let Err(msg) = prepare(slots, key, &cfg.engines[e], ctx.variant, &ctx.engine_options[e], &ctx.log) {
-            end = Some(End::Forfeit(s, format!("engine failed to start: {}", cut(&printable(&msg), 300))));
+            end = Some(End::Forfeit(s, format!("engine failed to start: {}", cut(&printable(&msg.to_string()), 300))));
             break;
         }
     }
@@ -351,7 +374,7 @@ pub fn play_game<G: GameInfo>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) -
     if let Some(seat) = dialect_seat {
         match DialectLine::new::<G>(&job.opening, &ctx.opts) {
             Ok(l) => dialect_line = Some(l),
-            Err(e) => end = end.or(Some(End::Forfeit(seat, e))),
+            Err(e) => end = end.or(Some(End::Forfeit(seat, e.to_string()))),
         }
     }
 
@@ -430,7 +453,7 @@ pub fn play_game<G: GameInfo>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) -
             Ok(a) => a,
             Err(why) => {
                 p.broken = true;
-                break End::Forfeit(mover, why);
+                break End::Forfeit(mover, why.to_string());
             }
         };
         history.push(pos.key());
@@ -544,6 +567,8 @@ mod tests {
         let line = text.lines().next().unwrap();
         let qj = Quadranj::startpos(&Quadranj::default_options("quadranj"));
         let why = bestmove_turn(&qj, line).unwrap_err();
+        assert!(matches!(why, BestmoveError::Illegal { .. }), "{why}");
+        let why = why.to_string();
         assert!(why.chars().count() < 300 && !why.chars().any(char::is_control), "{} {why}", why.chars().count());
     }
 

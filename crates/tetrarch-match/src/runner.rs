@@ -473,7 +473,7 @@ fn run_match<G: GameInfo>(cfg: Config, variant: &'static str) -> Result<Summary,
         return Err(usage("--resign needs a game of two sides (not free-for-all)".into()));
     }
     let file_openings = match &cfg.openings {
-        Some(p) => Some(read_openings::<G>(p, &opts).map_err(usage)?),
+        Some(p) => Some(read_openings::<G>(p, &opts).map_err(|e| usage(e.to_string()))?),
         None => None,
     };
     // The games: one group of every engine, or a tournament's groups.
@@ -561,13 +561,13 @@ fn run_match<G: GameInfo>(cfg: Config, variant: &'static str) -> Result<Summary,
     };
 
     let log = match &cfg.log {
-        Some(p) => Some(Log::create(p).map_err(usage)?),
+        Some(p) => Some(Log::create(p).map_err(|e| usage(e.to_string()))?),
         None => None,
     };
 
     // Every engine once: it starts, knows the variant and takes its options.
     for (e, ecfg) in cfg.engines.iter().enumerate() {
-        let mut p = EngineProc::spawn(ecfg, log.clone()).map_err(usage)?;
+        let mut p = EngineProc::spawn(ecfg, log.clone()).map_err(|e| usage(e.to_string()))?;
         let r = p.init(variant, &engine_options[e], ecfg.proto == crate::config::Proto::Tetrarch, HANDSHAKE);
         p.shutdown();
         r.map_err(|m| usage(format!("engine {} failed its start: {m}", ecfg.name)))?;
