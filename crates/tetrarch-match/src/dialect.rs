@@ -55,11 +55,7 @@ impl DialectLine {
         let start = match opening.start {
             Start::Startpos => "startpos".to_string(),
             _ => {
-                let fen4 = g
-                    .alt_notations()
-                    .into_iter()
-                    .find(|(label, _)| *label == "FEN4")
-                    .ok_or(DialectError::NoFen4)?;
+                let fen4 = g.alt_notations().into_iter().find(|(label, _)| *label == "FEN4").ok_or(DialectError::NoFen4)?;
                 format!("fen {}", fen4.1)
             }
         };

@@ -304,9 +304,8 @@ impl EngineProc {
         if let Some(d) = &cfg.dir {
             cmd.current_dir(d);
         }
-        let mut child = cmd
-            .spawn()
-            .map_err(|source| EngineStartError::Program { name: cfg.name.clone(), cmd: cfg.cmd.clone(), source })?;
+        let mut child =
+            cmd.spawn().map_err(|source| EngineStartError::Program { name: cfg.name.clone(), cmd: cfg.cmd.clone(), source })?;
         register_group(child.id());
         let label = format!("{}#{}", cfg.name, child.id());
         let stdout = child.stdout.take().expect("piped stdout");

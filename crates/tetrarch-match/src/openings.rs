@@ -231,8 +231,7 @@ impl Opening {
 /// Reads an opening file: one opening per line; blank lines and lines
 /// starting with `#` are skipped. Every line is checked with the rules.
 pub fn read_openings<G: GameInfo>(path: &std::path::Path, opts: &G::Options) -> Result<Vec<Opening>, OpeningsFileError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|source| OpeningsFileError::Read { path: path.to_path_buf(), source })?;
+    let text = std::fs::read_to_string(path).map_err(|source| OpeningsFileError::Read { path: path.to_path_buf(), source })?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
