@@ -1092,6 +1092,30 @@ fn final_table(cfg: &Config, c: &mut Collector<'_>, decision: Option<Decision>, 
     table
 }
 
+/// The games: `threads` workers play them, this thread collects their
+/// records as they finish (none after the runner was interrupted: the
+/// engines of the games in play were killed by the signal).
+fn play_games<G: GameInfo>(workers: &Workers<'_, G>, c: &mut Collector<'_>, threads: usize) {
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<GameRecord>();
+        for w in 0..threads {
+            let tx = tx.clone();
+            std::thread::Builder::new()
+                .name(format!("game worker {w}"))
+                .spawn_scoped(scope, move || workers.work(tx))
+                .expect("spawn a worker thread");
+        }
+        drop(tx);
+        for rec in rx {
+            if crate::engine::interrupted() {
+                break;
+            }
+            c.take(&rec);
+        }
+    });
+}
+
+/// Runs a match: the steps from the checks to the final table.
 fn run_match<G: GameInfo>(cfg: Config, variant: &'static str) -> Result<Summary, RunError> {
     // 1. The rules, the engines, the openings and the schedule.
     let mut plan = plan_match::<G>(&cfg, variant)?;
@@ -1176,24 +1200,7 @@ fn run_match<G: GameInfo>(cfg: Config, variant: &'static str) -> Result<Summary,
         fatal: None,
     };
     let wall = Instant::now();
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<GameRecord>();
-        for w in 0..cfg.concurrency.min(to_play.max(1)) {
-            let (tx, workers) = (tx.clone(), &workers);
-            std::thread::Builder::new()
-                .name(format!("game worker {w}"))
-                .spawn_scoped(scope, move || workers.work(tx))
-                .expect("spawn a worker thread");
-        }
-        drop(tx);
-        for rec in rx {
-            if crate::engine::interrupted() {
-                // Its engines were killed by the signal: not a result.
-                break;
-            }
-            c.take(&rec);
-        }
-    });
+    play_games(&workers, &mut c, cfg.concurrency.min(to_play.max(1)));
     if c.tty {
         println!();
     }
