@@ -12,7 +12,7 @@ use clap::{CommandFactory, FromArgMatches, Parser};
 
 use crate::shard::Shard;
 use crate::stats::Sprt;
-use crate::tc::{parse_st, parse_tc, TimeControl};
+use crate::tc::{parse_st, parse_tc, TcError, TimeControl};
 use crate::tournament::Kind;
 
 /// One engine as configured.
@@ -187,7 +187,7 @@ pub enum SettingError {
         /// The key.
         key: &'static str,
         /// Why.
-        reason: String,
+        reason: TcError,
     },
     /// `option.UCI_Variant=`: the runner sets it.
     #[error("option.UCI_Variant: the variant is set with --variant")]
@@ -552,10 +552,139 @@ fn flag_number<T: FromStr>(flag: &'static str, v: &str) -> Result<T, ConfigError
     v.parse().map_err(|_| ConfigError::BadNumber { flag, value: v.to_string() })
 }
 
+/// `--openings FILE` or `--openings file=FILE`: the file.
+fn openings_file(words: &[String]) -> Result<Option<PathBuf>, ConfigError> {
+    let mut file = None;
+    for w in words {
+        match w.split_once('=') {
+            Some(("file", f)) => file = Some(f.to_string()),
+            Some((k, _)) if k == "order" || k == "format" => return Err(ConfigError::OpeningsKey(k.to_string())),
+            _ if file.is_none() => file = Some(w.clone()),
+            _ => return Err(ConfigError::OpeningsWord(w.clone())),
+        }
+    }
+    Ok(file.map(PathBuf::from))
+}
+
+/// `--sprt elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]`.
+fn sprt(kvs: &[KeyValue]) -> Result<Sprt, ConfigError> {
+    let mut s = Sprt { elo0: f64::NAN, elo1: f64::NAN, alpha: 0.05, beta: 0.05 };
+    for (k, v) in key_values("--sprt", kvs, &["elo0", "elo1", "alpha", "beta"])? {
+        let x: f64 = flag_number("--sprt", v)?;
+        match k {
+            "elo0" => s.elo0 = x,
+            "elo1" => s.elo1 = x,
+            "alpha" => s.alpha = x,
+            _ => s.beta = x,
+        }
+    }
+    if !(s.elo0.is_finite() && s.elo1.is_finite()) || s.elo1 <= s.elo0 {
+        return Err(ConfigError::SprtElo);
+    }
+    if !(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5) {
+        return Err(ConfigError::SprtRisk);
+    }
+    Ok(s)
+}
+
+/// `--resign [movecount=3] [score=600] [twosided=true]`.
+fn resign(kvs: &[KeyValue]) -> Result<Resign, ConfigError> {
+    let mut r = Resign { movecount: 3, score: 600 };
+    for (k, v) in key_values("--resign", kvs, &["movecount", "score", "twosided"])? {
+        match k {
+            "movecount" => r.movecount = flag_number("--resign", v)?,
+            "score" => r.score = flag_number("--resign", v)?,
+            _ if v != "true" => return Err(ConfigError::ResignOneSided),
+            _ => {}
+        }
+    }
+    if r.movecount == 0 || r.score <= 0 {
+        return Err(ConfigError::ResignRange);
+    }
+    Ok(r)
+}
+
+/// `--draw [movenumber=40] [movecount=8] [score=10]`.
+fn draw(kvs: &[KeyValue]) -> Result<DrawAdj, ConfigError> {
+    let mut d = DrawAdj { movenumber: 40, movecount: 8, score: 10 };
+    for (k, v) in key_values("--draw", kvs, &["movenumber", "movecount", "score"])? {
+        match k {
+            "movenumber" => d.movenumber = flag_number("--draw", v)?,
+            "movecount" => d.movecount = flag_number("--draw", v)?,
+            _ => d.score = flag_number("--draw", v)?,
+        }
+    }
+    if d.movecount == 0 || d.score < 0 {
+        return Err(ConfigError::DrawRange);
+    }
+    Ok(d)
+}
+
+/// The records file (a shard's file in `--records-dir`) and the checks of
+/// `--resume`, `--shard` and `--tournament` against it and `--sprt`.
+fn check_records_and_shards(cfg: &mut Config) -> Result<(), ConfigError> {
+    if let Some(dir) = &cfg.records_dir {
+        if cfg.records.is_some() {
+            return Err(ConfigError::RecordsAndDir);
+        }
+        cfg.records = Some(crate::shard::shard_file(dir, cfg.shard.unwrap_or(Shard::WHOLE)));
+    }
+    if cfg.resume && cfg.records.is_none() {
+        return Err(ConfigError::ResumeWithoutRecords);
+    }
+    if cfg.shard.is_some_and(|s| s.n > 1) && cfg.sprt.is_some() && cfg.records_dir.is_none() {
+        return Err(ConfigError::ShardedSprtWithoutDir);
+    }
+    if cfg.tournament.is_some() && cfg.sprt.is_some() {
+        return Err(ConfigError::SprtInTournament);
+    }
+    Ok(())
+}
+
+/// One engine: `--each` first, then its own words override; its name
+/// from its program when not given; checked as a whole. `k` is 0-based.
+fn engine(k: usize, each: &[EngineSetting], own: &[EngineSetting], variant: &str) -> Result<EngineConfig, ConfigError> {
+    let mut e = EngineConfig::default();
+    for s in each.iter().chain(own) {
+        e.apply(s);
+    }
+    let problem = |e: &EngineConfig, problem| ConfigError::Engine { index: k + 1, name: Some(e.name.clone()), problem };
+    if e.cmd.is_empty() {
+        return Err(ConfigError::Engine { index: k + 1, name: None, problem: EngineProblem::NoCmd });
+    }
+    if e.name.is_empty() {
+        e.name =
+            std::path::Path::new(&e.cmd).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_else(|| e.cmd.clone());
+    }
+    if e.tc.is_none() && e.st_ms.is_none() && e.depth.is_none() && e.nodes.is_none() {
+        return Err(problem(&e, EngineProblem::NoLimit));
+    }
+    if e.tc.is_some() && e.st_ms.is_some() {
+        return Err(problem(&e, EngineProblem::TcAndSt));
+    }
+    if e.proto == Proto::FourPChess && variant != "teamchess" {
+        return Err(problem(&e, EngineProblem::FourPChessVariant));
+    }
+    Ok(e)
+}
+
+/// Unique names: a second `tetrarch` becomes `tetrarch-2`.
+fn make_names_unique(engines: &mut [EngineConfig]) {
+    for k in 1..engines.len() {
+        let base = engines[k].name.clone();
+        let mut n = 2;
+        while engines[..k].iter().any(|e| e.name == engines[k].name) {
+            engines[k].name = format!("{base}-{n}");
+            n += 1;
+        }
+    }
+}
+
 impl MatchArgs {
     /// The match the flags describe, after the checks across flags and
     /// engines. The seed, when not given, is taken from the clock.
     pub fn into_config(self) -> Result<Config, ConfigError> {
+        // 1. The flags as they are.
         let mut cfg = Config {
             variant: self.variant,
             games: self.games,
@@ -580,120 +709,24 @@ impl MatchArgs {
             shard: self.shard,
             records_dir: self.records_dir,
         };
+        // 2. The flags of KEY=VALUE words.
         if let Some(words) = &self.openings {
-            let mut file = None;
-            for w in words {
-                match w.split_once('=') {
-                    Some(("file", f)) => file = Some(f.to_string()),
-                    Some((k, _)) if k == "order" || k == "format" => return Err(ConfigError::OpeningsKey(k.to_string())),
-                    _ if file.is_none() => file = Some(w.clone()),
-                    _ => return Err(ConfigError::OpeningsWord(w.clone())),
-                }
-            }
-            cfg.openings = file.map(PathBuf::from);
+            cfg.openings = openings_file(words)?;
         }
-        if let Some(kvs) = &self.sprt {
-            let mut s = Sprt { elo0: f64::NAN, elo1: f64::NAN, alpha: 0.05, beta: 0.05 };
-            for (k, v) in key_values("--sprt", kvs, &["elo0", "elo1", "alpha", "beta"])? {
-                let x: f64 = flag_number("--sprt", v)?;
-                match k {
-                    "elo0" => s.elo0 = x,
-                    "elo1" => s.elo1 = x,
-                    "alpha" => s.alpha = x,
-                    _ => s.beta = x,
-                }
-            }
-            if !(s.elo0.is_finite() && s.elo1.is_finite()) || s.elo1 <= s.elo0 {
-                return Err(ConfigError::SprtElo);
-            }
-            if !(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5) {
-                return Err(ConfigError::SprtRisk);
-            }
-            cfg.sprt = Some(s);
-        }
-        if let Some(kvs) = &self.resign {
-            let mut r = Resign { movecount: 3, score: 600 };
-            for (k, v) in key_values("--resign", kvs, &["movecount", "score", "twosided"])? {
-                match k {
-                    "movecount" => r.movecount = flag_number("--resign", v)?,
-                    "score" => r.score = flag_number("--resign", v)?,
-                    _ if v != "true" => return Err(ConfigError::ResignOneSided),
-                    _ => {}
-                }
-            }
-            if r.movecount == 0 || r.score <= 0 {
-                return Err(ConfigError::ResignRange);
-            }
-            cfg.resign = Some(r);
-        }
-        if let Some(kvs) = &self.draw {
-            let mut d = DrawAdj { movenumber: 40, movecount: 8, score: 10 };
-            for (k, v) in key_values("--draw", kvs, &["movenumber", "movecount", "score"])? {
-                match k {
-                    "movenumber" => d.movenumber = flag_number("--draw", v)?,
-                    "movecount" => d.movecount = flag_number("--draw", v)?,
-                    _ => d.score = flag_number("--draw", v)?,
-                }
-            }
-            if d.movecount == 0 || d.score < 0 {
-                return Err(ConfigError::DrawRange);
-            }
-            cfg.draw = Some(d);
-        }
-        if let Some(dir) = &cfg.records_dir {
-            if cfg.records.is_some() {
-                return Err(ConfigError::RecordsAndDir);
-            }
-            cfg.records = Some(crate::shard::shard_file(dir, cfg.shard.unwrap_or(Shard::WHOLE)));
-        }
-        if cfg.resume && cfg.records.is_none() {
-            return Err(ConfigError::ResumeWithoutRecords);
-        }
-        if cfg.shard.is_some_and(|s| s.n > 1) && cfg.sprt.is_some() && cfg.records_dir.is_none() {
-            return Err(ConfigError::ShardedSprtWithoutDir);
-        }
-        if cfg.tournament.is_some() && cfg.sprt.is_some() {
-            return Err(ConfigError::SprtInTournament);
-        }
-        // Engines: --each first, then the engine's own words override.
+        cfg.sprt = self.sprt.as_deref().map(sprt).transpose()?;
+        cfg.resign = self.resign.as_deref().map(resign).transpose()?;
+        cfg.draw = self.draw.as_deref().map(draw).transpose()?;
+        // 3. The checks across flags.
+        check_records_and_shards(&mut cfg)?;
+        // 4. The engines.
         for (k, own) in self.engines.iter().enumerate() {
-            let mut e = EngineConfig::default();
-            for s in self.each.iter().chain(own) {
-                e.apply(s);
-            }
-            let problem = |e: &EngineConfig, problem| ConfigError::Engine { index: k + 1, name: Some(e.name.clone()), problem };
-            if e.cmd.is_empty() {
-                return Err(ConfigError::Engine { index: k + 1, name: None, problem: EngineProblem::NoCmd });
-            }
-            if e.name.is_empty() {
-                e.name = std::path::Path::new(&e.cmd)
-                    .file_name()
-                    .map(|f| f.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| e.cmd.clone());
-            }
-            if e.tc.is_none() && e.st_ms.is_none() && e.depth.is_none() && e.nodes.is_none() {
-                return Err(problem(&e, EngineProblem::NoLimit));
-            }
-            if e.tc.is_some() && e.st_ms.is_some() {
-                return Err(problem(&e, EngineProblem::TcAndSt));
-            }
-            if e.proto == Proto::FourPChess && cfg.variant != "teamchess" {
-                return Err(problem(&e, EngineProblem::FourPChessVariant));
-            }
-            cfg.engines.push(e);
+            cfg.engines.push(engine(k, &self.each, own, &cfg.variant)?);
         }
         if cfg.engines.len() < 2 {
             return Err(ConfigError::TooFewEngines(cfg.engines.len()));
         }
-        // Unique names: a second `tetrarch` becomes `tetrarch-2`.
-        for k in 1..cfg.engines.len() {
-            let base = cfg.engines[k].name.clone();
-            let mut n = 2;
-            while cfg.engines[..k].iter().any(|e| e.name == cfg.engines[k].name) {
-                cfg.engines[k].name = format!("{base}-{n}");
-                n += 1;
-            }
-        }
+        make_names_unique(&mut cfg.engines);
+        // 5. The seed.
         if !cfg.seed_given {
             cfg.seed = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -794,8 +827,8 @@ mod tests {
         assert!(matches!(bad("nodes=x"), SettingError::BadValue { key: "nodes", .. }));
         assert!(matches!(bad("proto=xboard"), SettingError::BadValue { key: "proto", .. }));
         assert!(matches!(bad("restart=maybe"), SettingError::BadValue { key: "restart", .. }));
-        assert!(matches!(bad("tc=abc"), SettingError::Time { key: "tc", reason } if reason.contains("bad time")));
-        assert!(matches!(bad("st=0"), SettingError::Time { key: "st", reason } if reason.contains("positive")));
+        assert!(matches!(bad("tc=abc"), SettingError::Time { key: "tc", reason: TcError::BadSeconds { what: "time", .. } }));
+        assert!(matches!(bad("st=0"), SettingError::Time { key: "st", reason: TcError::ZeroSt(_) }));
         // The same through clap: the setting's error is the source, the
         // message names the flag and the reason.
         let e = err("--variant x --engine cmd=a depth=1 foo=1 --engine cmd=b depth=1");
@@ -834,7 +867,7 @@ mod tests {
         assert_eq!(cli_kind(&err(&format!("{base} --bogus"))), Some(ErrorKind::UnknownArgument));
         assert!(matches!(err(&format!("{base} --resume")), ConfigError::ResumeWithoutRecords));
         let e = err("--variant x --engine cmd=a st=0 --engine cmd=b depth=1");
-        assert!(matches!(e.setting(), Some(SettingError::Time { key: "st", reason }) if reason.contains("positive")), "{e}");
+        assert!(matches!(e.setting(), Some(SettingError::Time { key: "st", reason: TcError::ZeroSt(_) })), "{e}");
         // A second value of a one-value flag.
         assert_eq!(cli_kind(&err(&format!("{base} --variant x y"))), Some(ErrorKind::UnknownArgument));
         assert_eq!(err(&format!("{base} --tournament swiss")).flag(), Some(&FlagError::Tournament("swiss".into())));

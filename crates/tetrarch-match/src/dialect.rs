@@ -3,11 +3,33 @@
 //! answers (`bestmove h2-h3`, `e10-e11=Q`) are read by the `teamchess` token
 //! parser, which accepts that form.
 
-use tetrarch_core::game::Seat;
+use tetrarch_core::game::{PositionError, Seat, TokenError};
 use tetrarch_core::turns::{parse_turn, play_turn};
 
 use crate::games::GameInfo;
-use crate::openings::{Opening, Start};
+use crate::openings::{Opening, OpeningError, Start};
+
+/// Why a game cannot be written in the 4pchess dialect.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DialectError {
+    /// The game takes no `Notation` = `fen4` option.
+    #[error("proto=4pchess: {0}")]
+    Notation(PositionError),
+    /// The game writes no FEN4 of its position.
+    #[error("proto=4pchess: this game has no FEN4")]
+    NoFen4,
+    /// The opening's start is not a position of the game.
+    #[error(transparent)]
+    Start(#[from] OpeningError),
+    /// A turn of the opening the rules refuse.
+    #[error("turn `{token}`: {reason}")]
+    Turn {
+        /// The turn as written.
+        token: String,
+        /// Why.
+        reason: TokenError,
+    },
+}
 
 /// The game's moves in the dialect, kept turn by turn.
 pub struct DialectLine {
@@ -19,31 +41,27 @@ pub struct DialectLine {
     opts4: Option<Box<dyn std::any::Any>>,
 }
 
-fn fen4_opts<G: GameInfo>(opts: &G::Options) -> Result<G::Options, String> {
+fn fen4_opts<G: GameInfo>(opts: &G::Options) -> Result<G::Options, DialectError> {
     let mut o = opts.clone();
-    G::set_option(&mut o, "Notation", "fen4").map_err(|e| format!("proto=4pchess: {e}"))?;
+    G::set_option(&mut o, "Notation", "fen4").map_err(DialectError::Notation)?;
     Ok(o)
 }
 
 impl DialectLine {
     /// The line of an opening: its start and its turns in the dialect.
-    pub fn new<G: GameInfo>(opening: &Opening, opts: &G::Options) -> Result<DialectLine, String> {
+    pub fn new<G: GameInfo>(opening: &Opening, opts: &G::Options) -> Result<DialectLine, DialectError> {
         let opts4 = fen4_opts::<G>(opts)?;
         let mut g = opening.start_position::<G>(opts)?;
         let start = match opening.start {
             Start::Startpos => "startpos".to_string(),
             _ => {
-                let fen4 = g
-                    .alt_notations()
-                    .into_iter()
-                    .find(|(label, _)| *label == "FEN4")
-                    .ok_or("proto=4pchess: this game has no FEN4")?;
+                let fen4 = g.alt_notations().into_iter().find(|(label, _)| *label == "FEN4").ok_or(DialectError::NoFen4)?;
                 format!("fen {}", fen4.1)
             }
         };
         let mut line = DialectLine { start, turns: Vec::new(), opts4: Some(Box::new(opts4)) };
         for t in &opening.turns {
-            let acts = parse_turn(&g, t).map_err(|e| format!("turn `{t}`: {e}"))?;
+            let acts = parse_turn(&g, t).map_err(|reason| DialectError::Turn { token: t.clone(), reason })?;
             line.push::<G>(&g, &acts);
             play_turn(&mut g, &acts);
         }
@@ -130,6 +148,9 @@ mod tests {
         let cmd = line.position_command();
         assert!(cmd.starts_with("position fen R-0,0,0,0-0,0,0,0-0,0,0,0-0,0,0,0-0-"), "{cmd}");
         assert!(cmd.ends_with(" moves e10-e11=Q"), "{cmd}");
+        let bad = Opening { start: Start::Startpos, turns: vec!["h2h9".into()] };
+        let e = DialectLine::new::<TeamChess>(&bad, &opts).err().expect("an illegal turn");
+        assert!(matches!(&e, DialectError::Turn { token, .. } if token == "h2h9"), "{e}");
         assert_eq!(score_for_mover(50, 1), -50);
         assert_eq!(score_for_mover(50, 2), 50);
     }

@@ -23,6 +23,89 @@ use std::time::{Duration, Instant};
 
 use crate::config::EngineConfig;
 
+/// Why the log (`--log`) cannot be written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot create log {}: {source}", path.display())]
+pub struct LogError {
+    /// The file.
+    pub path: std::path::PathBuf,
+    /// What failed.
+    pub source: std::io::Error,
+}
+
+/// Why an engine process did not start ([`EngineProc::spawn`]).
+#[derive(Debug, thiserror::Error)]
+pub enum EngineStartError {
+    /// The program cannot be run.
+    #[error("cannot start engine {name} (`{cmd}`): {source}")]
+    Program {
+        /// The engine's name.
+        name: String,
+        /// The program.
+        cmd: String,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// The runner's thread that reads (`reader`) or writes (`writer`) the
+    /// engine's lines.
+    #[error("cannot start a {which} thread: {source}")]
+    Thread {
+        /// `reader` or `writer`.
+        which: &'static str,
+        /// What failed.
+        source: std::io::Error,
+    },
+}
+
+/// Why an engine failed its handshake (`uci` … `uciok`, options,
+/// `isready` … `readyok`); `label` is the engine's `name#pid`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HandshakeError {
+    /// No `uciok` in time.
+    #[error("{label}: no uciok within {ms} ms")]
+    NoUciOk {
+        /// `name#pid`.
+        label: String,
+        /// The time it had.
+        ms: u128,
+    },
+    /// The engine exited before `uciok`.
+    #[error("{label}: the engine exited during the handshake")]
+    ExitedInHandshake {
+        /// `name#pid`.
+        label: String,
+    },
+    /// No `readyok` in time.
+    #[error("{label}: no readyok within {ms} ms")]
+    NoReadyOk {
+        /// `name#pid`.
+        label: String,
+        /// The time it had.
+        ms: u128,
+    },
+    /// The engine exited (before `readyok`, or between games).
+    #[error("{label}: the engine exited")]
+    Exited {
+        /// `name#pid`.
+        label: String,
+    },
+    /// A line longer than [`MAX_LINE`].
+    #[error("{label}: {}", WaitError::TooLong.reason(0))]
+    TooLong {
+        /// `name#pid`.
+        label: String,
+    },
+    /// The engine refused the variant or an option (its `info string
+    /// error` lines).
+    #[error("{label}: {}", errors.join("; "))]
+    Refused {
+        /// `name#pid`.
+        label: String,
+        /// The lines.
+        errors: Vec<String>,
+    },
+}
+
 /// A shared log of every line to and from the engines (`--log`).
 pub struct Log {
     file: Mutex<std::fs::File>,
@@ -31,8 +114,8 @@ pub struct Log {
 
 impl Log {
     /// A log writing to `path` (truncated).
-    pub fn create(path: &std::path::Path) -> Result<Arc<Log>, String> {
-        let file = std::fs::File::create(path).map_err(|e| format!("cannot create log {}: {e}", path.display()))?;
+    pub fn create(path: &std::path::Path) -> Result<Arc<Log>, LogError> {
+        let file = std::fs::File::create(path).map_err(|source| LogError { path: path.to_path_buf(), source })?;
         Ok(Arc::new(Log { file: Mutex::new(file), t0: Instant::now() }))
     }
     fn line(&self, who: &str, dir: char, text: &str) {
@@ -212,7 +295,7 @@ pub struct EngineProc {
 
 impl EngineProc {
     /// Starts the program (no handshake yet).
-    pub fn spawn(cfg: &EngineConfig, log: Option<Arc<Log>>) -> Result<EngineProc, String> {
+    pub fn spawn(cfg: &EngineConfig, log: Option<Arc<Log>>) -> Result<EngineProc, EngineStartError> {
         let mut cmd = Command::new(&cfg.cmd);
         cmd.args(&cfg.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
         // Its own process group (the group id is the child's pid), so that
@@ -221,7 +304,8 @@ impl EngineProc {
         if let Some(d) = &cfg.dir {
             cmd.current_dir(d);
         }
-        let mut child = cmd.spawn().map_err(|e| format!("cannot start engine {} (`{}`): {e}", cfg.name, cfg.cmd))?;
+        let mut child =
+            cmd.spawn().map_err(|source| EngineStartError::Program { name: cfg.name.clone(), cmd: cfg.cmd.clone(), source })?;
         register_group(child.id());
         let label = format!("{}#{}", cfg.name, child.id());
         let stdout = child.stdout.take().expect("piped stdout");
@@ -258,7 +342,7 @@ impl EngineProc {
                 }
                 let _ = etx.send(Event::Eof);
             })
-            .map_err(|e| format!("cannot start a reader thread: {e}"))?;
+            .map_err(|source| EngineStartError::Thread { which: "reader", source })?;
         let (tx, wrx) = mpsc::channel::<String>();
         let wlog = log.clone();
         let wlabel = label.clone();
@@ -275,7 +359,7 @@ impl EngineProc {
                     }
                 }
             })
-            .map_err(|e| format!("cannot start a writer thread: {e}"))?;
+            .map_err(|source| EngineStartError::Thread { which: "writer", source })?;
         let pgid = child.id();
         Ok(EngineProc { child, tx: Some(tx), rx, label, log, broken: false, games: 0, pgid, ended: false })
     }
@@ -340,7 +424,7 @@ impl EngineProc {
 
     /// `isready` … `readyok` within `timeout`; returns the error lines
     /// (`info string error…`) printed in between.
-    pub fn sync(&mut self, timeout: Duration) -> Result<Vec<String>, String> {
+    pub fn sync(&mut self, timeout: Duration) -> Result<Vec<String>, HandshakeError> {
         self.send("isready");
         let mut errors = Vec::new();
         match self.wait_for(
@@ -353,9 +437,9 @@ impl EngineProc {
             |l| l.trim() == "readyok",
         ) {
             Ok(_) => Ok(errors),
-            Err(WaitError::Timeout) => Err(format!("{}: no readyok within {} ms", self.label, timeout.as_millis())),
-            Err(WaitError::Eof) => Err(format!("{}: the engine exited", self.label)),
-            Err(e @ WaitError::TooLong) => Err(format!("{}: {}", self.label, e.reason(0))),
+            Err(WaitError::Timeout) => Err(HandshakeError::NoReadyOk { label: self.label.clone(), ms: timeout.as_millis() }),
+            Err(WaitError::Eof) => Err(HandshakeError::Exited { label: self.label.clone() }),
+            Err(WaitError::TooLong) => Err(HandshakeError::TooLong { label: self.label.clone() }),
         }
     }
 
@@ -369,13 +453,14 @@ impl EngineProc {
         options: &[(String, String)],
         send_variant: bool,
         timeout: Duration,
-    ) -> Result<(), String> {
+    ) -> Result<(), HandshakeError> {
         self.send("uci");
+        let label = self.label.clone();
         match self.wait_for(Instant::now() + timeout, |_| {}, |l| l.trim() == "uciok") {
             Ok(_) => {}
-            Err(WaitError::Timeout) => return Err(format!("{}: no uciok within {} ms", self.label, timeout.as_millis())),
-            Err(WaitError::Eof) => return Err(format!("{}: the engine exited during the handshake", self.label)),
-            Err(e @ WaitError::TooLong) => return Err(format!("{}: {}", self.label, e.reason(0))),
+            Err(WaitError::Timeout) => return Err(HandshakeError::NoUciOk { label, ms: timeout.as_millis() }),
+            Err(WaitError::Eof) => return Err(HandshakeError::ExitedInHandshake { label }),
+            Err(WaitError::TooLong) => return Err(HandshakeError::TooLong { label }),
         }
         if send_variant {
             self.send(&format!("setoption name UCI_Variant value {variant}"));
@@ -385,7 +470,7 @@ impl EngineProc {
         }
         let errors = self.sync(timeout)?;
         if !errors.is_empty() {
-            return Err(format!("{}: {}", self.label, errors.join("; ")));
+            return Err(HandshakeError::Refused { label: self.label.clone(), errors });
         }
         Ok(())
     }
@@ -489,5 +574,23 @@ mod tests {
         assert_eq!(info_score("bestmove a"), None);
         assert_eq!(info_score("info depth 3 score cp x"), None);
         assert_eq!(info_depth("info depth 7 seldepth 9"), Some(7));
+    }
+
+    /// The handshake's errors read as they did when they were strings.
+    #[test]
+    fn handshake_error_text() {
+        let label = "A#12".to_string();
+        assert_eq!(HandshakeError::NoUciOk { label: label.clone(), ms: 10_000 }.to_string(), "A#12: no uciok within 10000 ms");
+        assert_eq!(HandshakeError::TooLong { label: label.clone() }.to_string(), "A#12: engine wrote a line longer than 1 MiB");
+        let refused = HandshakeError::Refused { label, errors: vec!["info string error a".into(), "info string error b".into()] };
+        assert_eq!(refused.to_string(), "A#12: info string error a; info string error b");
+    }
+
+    #[test]
+    fn a_program_that_does_not_exist_does_not_start() {
+        let cfg = EngineConfig { name: "X".into(), cmd: "/nonexistent/engine".into(), ..EngineConfig::default() };
+        let e = EngineProc::spawn(&cfg, None).err().expect("no such program");
+        assert!(matches!(&e, EngineStartError::Program { name, .. } if name == "X"), "{e}");
+        assert!(e.to_string().starts_with("cannot start engine X (`/nonexistent/engine`): "), "{e}");
     }
 }

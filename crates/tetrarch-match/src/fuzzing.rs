@@ -28,6 +28,7 @@ fn judge<G: GameInfo>(pos: &G, line: &str) {
             play_turn(&mut g, &acts);
         }
         Err(why) => {
+            let why = why.to_string();
             assert!(no_control(&why), "{why:?}");
             assert!(why.chars().count() < 400, "{why}");
         }

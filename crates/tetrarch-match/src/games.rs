@@ -10,13 +10,15 @@
 use tetrarch_core::game::Game;
 pub use tetrarch_core::registry::{variants, with_variant, GameInfo, GameVisitor};
 
+/// A variant no game of the registry plays; the text lists the known ones.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown variant `{0}` (known: {known})", known = variants().join(", "))]
+pub struct UnknownVariant(pub String);
+
 /// The variant of `--variant` (names are exact), or the error listing the
 /// known ones.
-pub fn check_variant(variant: &str) -> Result<&'static str, String> {
-    variants()
-        .into_iter()
-        .find(|v| *v == variant)
-        .ok_or_else(|| format!("unknown variant `{variant}` (known: {})", variants().join(", ")))
+pub fn check_variant(variant: &str) -> Result<&'static str, UnknownVariant> {
+    variants().into_iter().find(|v| *v == variant).ok_or_else(|| UnknownVariant(variant.to_string()))
 }
 
 /// How the seats of a game group into sides.

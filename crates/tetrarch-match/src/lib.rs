@@ -47,7 +47,7 @@ pub use runner::{RunError, Summary};
 
 /// Runs a match from a parsed configuration.
 pub fn run(cfg: Config) -> Result<Summary, RunError> {
-    let variant = games::check_variant(&cfg.variant).map_err(RunError::Usage)?;
+    let variant = games::check_variant(&cfg.variant)?;
     games::with_variant(variant, runner::RunVisitor(cfg)).expect("a registered variant")
 }
 
@@ -78,35 +78,50 @@ pub fn main_with_args(args: &[String]) -> i32 {
     engine::stop_engines_on_signals();
     match run(cfg) {
         Ok(_) => 0,
-        Err(RunError::Usage(e)) => {
-            eprintln!("error: {}", text::printable(&e));
-            2
-        }
-        Err(RunError::Fatal(e)) => {
-            eprintln!("error: {}", text::printable(&e));
-            1
+        Err(e) => {
+            eprintln!("error: {}", text::printable(&e.to_string()));
+            e.exit_code()
         }
     }
 }
 
+/// Why a records file does not verify ([`verify_records`]).
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyRecordsError {
+    /// The file cannot be read, or a line is not a record.
+    #[error(transparent)]
+    Records(#[from] record::RecordsError),
+    /// A record of a variant this runner does not know.
+    #[error("unknown variant `{0}`")]
+    Variant(String),
+    /// A record that does not replay with the rules.
+    #[error("game {game}: {source}")]
+    Game {
+        /// The game number.
+        game: u64,
+        /// Why.
+        source: record::ReplayError,
+    },
+}
+
 /// Checks that every record of a records file replays legally under the
 /// variant's default rules; returns the number of records.
-pub fn verify_records(path: &std::path::Path) -> Result<usize, String> {
+pub fn verify_records(path: &std::path::Path) -> Result<usize, VerifyRecordsError> {
     struct V<'a>(&'a [GameRecord]);
     impl games::GameVisitor for V<'_> {
-        type Output = Result<(), String>;
+        type Output = Result<(), VerifyRecordsError>;
         fn visit<G: games::GameInfo>(self, variant: &'static str) -> Self::Output {
             let opts = <G as tetrarch_core::game::Rules>::default_options(variant);
             for r in self.0 {
-                r.verify::<G>(&opts).map_err(|e| format!("game {}: {e}", r.game))?;
+                r.verify::<G>(&opts).map_err(|source| VerifyRecordsError::Game { game: r.game, source })?;
             }
             Ok(())
         }
     }
-    let recs = read_records(path).map_err(|e| e.to_string())?;
+    let recs = read_records(path)?;
     for r in &recs {
         games::with_variant(&r.variant, V(std::slice::from_ref(r)))
-            .ok_or_else(|| format!("unknown variant `{}`", r.variant))??;
+            .ok_or_else(|| VerifyRecordsError::Variant(r.variant.clone()))??;
     }
     Ok(recs.len())
 }

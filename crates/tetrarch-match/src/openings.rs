@@ -1,9 +1,85 @@
 //! Openings: read from a file or generated (random set-ups, random turns),
 //! all checked with the rules before the first game.
 
+use std::path::PathBuf;
+
+use tetrarch_core::game::{PositionError, TokenError};
 use tetrarch_core::turns::{legal_turns_up_to, parse_turn, play_turn, turn_by_actions, turn_string};
 
 use crate::games::GameInfo;
+
+/// Why an opening line is refused: its form, its start or one of its turns.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningError {
+    /// An empty line, or `moves` first.
+    #[error("no start position")]
+    NoStart,
+    /// A word after `startpos` (before `moves`).
+    #[error("unexpected `{0}` after startpos")]
+    AfterStartpos(String),
+    /// `fen` alone.
+    #[error("fen without a position")]
+    FenWithoutPosition,
+    /// `setup` alone.
+    #[error("setup without tokens")]
+    SetupWithoutTokens,
+    /// A position string the game refuses.
+    #[error("position: {0}")]
+    Position(PositionError),
+    /// Set-up tokens the game refuses.
+    #[error("setup: {0}")]
+    Setup(PositionError),
+    /// A turn after the end of the game (1-based turn number).
+    #[error("the game is over before turn {turn} `{token}`")]
+    OverBefore {
+        /// 1-based.
+        turn: usize,
+        /// The turn as written.
+        token: String,
+    },
+    /// A turn the rules refuse (1-based turn number).
+    #[error("turn {turn} `{token}`: {reason}")]
+    Turn {
+        /// 1-based.
+        turn: usize,
+        /// The turn as written.
+        token: String,
+        /// Why.
+        reason: TokenError,
+    },
+    /// The opening ends the game (the outcome as the protocol writes it).
+    #[error("the game is already over ({0})")]
+    AlreadyOver(String),
+}
+
+/// Why an openings file (`--openings`) is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningsFileError {
+    /// The file cannot be read.
+    #[error("cannot read openings {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// A line that is not an opening of the game (1-based line number).
+    #[error("openings {} line {line}: {source}", path.display())]
+    Line {
+        /// The file.
+        path: PathBuf,
+        /// 1-based.
+        line: usize,
+        /// Why.
+        source: OpeningError,
+    },
+    /// Only blank lines and comments.
+    #[error("openings {}: no opening in the file", path.display())]
+    Empty {
+        /// The file.
+        path: PathBuf,
+    },
+}
 
 /// A small seeded generator (SplitMix64).
 #[derive(Clone, Debug)]
@@ -76,19 +152,19 @@ impl Opening {
     /// Parses an opening line (no rules checked): `startpos`, `fen POS`,
     /// `setup T1 T2 …` or a bare position string, each optionally followed by
     /// `moves T…`.
-    pub fn parse_line(line: &str) -> Result<Opening, String> {
+    pub fn parse_line(line: &str) -> Result<Opening, OpeningError> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let (start, turns) = match words.iter().position(|w| *w == "moves") {
             Some(i) => (&words[..i], &words[i + 1..]),
             None => (&words[..], &[][..]),
         };
         let start = match start {
-            [] => return Err("no start position".into()),
+            [] => return Err(OpeningError::NoStart),
             ["startpos"] => Start::Startpos,
-            ["startpos", w, ..] => return Err(format!("unexpected `{w}` after startpos")),
-            ["fen"] => return Err("fen without a position".into()),
+            ["startpos", w, ..] => return Err(OpeningError::AfterStartpos(w.to_string())),
+            ["fen"] => return Err(OpeningError::FenWithoutPosition),
             ["fen", rest @ ..] => Start::Fen(rest.join(" ")),
-            ["setup"] => return Err("setup without tokens".into()),
+            ["setup"] => return Err(OpeningError::SetupWithoutTokens),
             ["setup", rest @ ..] => Start::Setup(rest.iter().map(|s| s.to_string()).collect()),
             all => Start::Fen(all.join(" ")),
         };
@@ -96,7 +172,7 @@ impl Opening {
     }
 
     /// Parses a start string as written by [`Opening::start_string`].
-    pub fn from_start_string(s: &str) -> Result<Start, String> {
+    pub fn from_start_string(s: &str) -> Result<Start, OpeningError> {
         Opening::parse_line(s).map(|o| o.start)
     }
 
@@ -118,13 +194,13 @@ impl Opening {
     }
 
     /// The start position under the rule options.
-    pub fn start_position<G: GameInfo>(&self, opts: &G::Options) -> Result<G, String> {
+    pub fn start_position<G: GameInfo>(&self, opts: &G::Options) -> Result<G, OpeningError> {
         let mut g = match &self.start {
             Start::Startpos => G::startpos(opts),
-            Start::Fen(f) => G::from_position_string(f, opts).map_err(|e| format!("position: {e}"))?,
+            Start::Fen(f) => G::from_position_string(f, opts).map_err(OpeningError::Position)?,
             Start::Setup(t) => {
                 let toks: Vec<&str> = t.iter().map(|s| s.as_str()).collect();
-                G::from_setup(&toks, opts).map_err(|e| format!("setup: {e}"))?
+                G::from_setup(&toks, opts).map_err(OpeningError::Setup)?
             }
         };
         g.apply_options(opts);
@@ -134,19 +210,19 @@ impl Opening {
     /// Checks the opening with the rules: the start is valid, every turn is
     /// legal, and the game is not over at its end. Returns the position and
     /// the key history (turn-start keys before the current position).
-    pub fn replay<G: GameInfo>(&self, opts: &G::Options) -> Result<(G, Vec<u64>), String> {
+    pub fn replay<G: GameInfo>(&self, opts: &G::Options) -> Result<(G, Vec<u64>), OpeningError> {
         let mut g = self.start_position::<G>(opts)?;
         let mut history = Vec::new();
         for (i, t) in self.turns.iter().enumerate() {
             if g.outcome().is_some() || g.history_outcome(&history).is_some() {
-                return Err(format!("the game is over before turn {} `{t}`", i + 1));
+                return Err(OpeningError::OverBefore { turn: i + 1, token: t.clone() });
             }
-            let acts = parse_turn(&g, t).map_err(|e| format!("turn {} `{t}`: {e}", i + 1))?;
+            let acts = parse_turn(&g, t).map_err(|reason| OpeningError::Turn { turn: i + 1, token: t.clone(), reason })?;
             history.push(g.key());
             play_turn(&mut g, &acts);
         }
         if let Some(o) = g.outcome().or_else(|| g.history_outcome(&history)) {
-            return Err(format!("the game is already over ({o})"));
+            return Err(OpeningError::AlreadyOver(o.to_string()));
         }
         Ok((g, history))
     }
@@ -154,8 +230,8 @@ impl Opening {
 
 /// Reads an opening file: one opening per line; blank lines and lines
 /// starting with `#` are skipped. Every line is checked with the rules.
-pub fn read_openings<G: GameInfo>(path: &std::path::Path, opts: &G::Options) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read openings {}: {e}", path.display()))?;
+pub fn read_openings<G: GameInfo>(path: &std::path::Path, opts: &G::Options) -> Result<Vec<Opening>, OpeningsFileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| OpeningsFileError::Read { path: path.to_path_buf(), source })?;
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -164,11 +240,11 @@ pub fn read_openings<G: GameInfo>(path: &std::path::Path, opts: &G::Options) -> 
         }
         let o = Opening::parse_line(line)
             .and_then(|o| o.replay::<G>(opts).map(|_| o))
-            .map_err(|e| format!("openings {} line {}: {e}", path.display(), n + 1))?;
+            .map_err(|source| OpeningsFileError::Line { path: path.to_path_buf(), line: n + 1, source })?;
         out.push(o);
     }
     if out.is_empty() {
-        return Err(format!("openings {}: no opening in the file", path.display()));
+        return Err(OpeningsFileError::Empty { path: path.to_path_buf() });
     }
     Ok(out)
 }
@@ -293,8 +369,11 @@ mod tests {
         assert_eq!(o.start, Start::Fen("x y z".into()));
         let o = Opening::parse_line("setup a b").unwrap();
         assert_eq!(o.start, Start::Setup(vec!["a".into(), "b".into()]));
-        assert!(Opening::parse_line("").is_err());
-        assert!(Opening::parse_line("startpos x").is_err());
+        assert_eq!(Opening::parse_line(""), Err(OpeningError::NoStart));
+        assert_eq!(Opening::parse_line("startpos x"), Err(OpeningError::AfterStartpos("x".into())));
+        assert_eq!(Opening::parse_line("fen moves a"), Err(OpeningError::FenWithoutPosition));
+        assert_eq!(Opening::parse_line("setup"), Err(OpeningError::SetupWithoutTokens));
+        assert_eq!(Opening::parse_line("startpos x").unwrap_err().to_string(), "unexpected `x` after startpos");
     }
 
     #[test]
@@ -341,8 +420,12 @@ mod tests {
     #[test]
     fn bad_openings_rejected() {
         let opts = FourChess::default_options("fourchess");
-        assert!(Opening::parse_line("startpos moves zz").unwrap().replay::<FourChess>(&opts).is_err());
-        assert!(Opening::parse_line("fen nonsense").unwrap().replay::<FourChess>(&opts).is_err());
-        assert!(Opening::parse_line("setup a b").unwrap().replay::<FourChess>(&opts).is_err());
+        let e = Opening::parse_line("startpos moves zz").unwrap().replay::<FourChess>(&opts).unwrap_err();
+        assert!(matches!(&e, OpeningError::Turn { turn: 1, token, .. } if token == "zz"), "{e}");
+        assert!(e.to_string().starts_with("turn 1 `zz`: "), "{e}");
+        let e = Opening::parse_line("fen nonsense").unwrap().replay::<FourChess>(&opts).unwrap_err();
+        assert!(matches!(e, OpeningError::Position(_)), "{e}");
+        let e = Opening::parse_line("setup a b").unwrap().replay::<FourChess>(&opts).unwrap_err();
+        assert!(matches!(e, OpeningError::Setup(_)), "{e}");
     }
 }

@@ -10,13 +10,13 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tetrarch_core::game::{GameResult, Outcome, Seat};
+use tetrarch_core::game::{GameResult, Outcome, Seat, TokenError};
 use tetrarch_core::turns::{parse_turn, play_turn};
 
 use crate::config::Proto;
 use crate::config::{Config, EngineConfig};
 use crate::dialect::{self, DialectLine};
-use crate::engine::{info_score, EngineProc, Log, WaitError};
+use crate::engine::{info_score, EngineProc, EngineStartError, HandshakeError, Log, WaitError};
 use crate::games::{format_of, Format, GameInfo};
 use crate::openings::Opening;
 use crate::record::{Decided, GameRecord};
@@ -90,6 +90,15 @@ fn now_secs() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
 }
 
+/// Why a seat's engine is not ready for a game: a forfeit.
+#[derive(Debug, thiserror::Error)]
+enum PrepareError {
+    #[error(transparent)]
+    Start(#[from] EngineStartError),
+    #[error(transparent)]
+    Handshake(#[from] HandshakeError),
+}
+
 /// Starts (or reuses) the process of a seat and readies it for a new game.
 fn prepare(
     slots: &mut Slots,
@@ -98,7 +107,7 @@ fn prepare(
     variant: &str,
     options: &[(String, String)],
     log: &Option<Arc<Log>>,
-) -> Result<(), String> {
+) -> Result<(), PrepareError> {
     let reuse = slots.procs.get(&key).is_some_and(|p| !(p.broken || ecfg.restart && p.games > 0));
     if !reuse {
         if let Some(mut old) = slots.procs.remove(&key) {
@@ -108,13 +117,13 @@ fn prepare(
         let r = p.init(variant, options, ecfg.proto == Proto::Tetrarch, HANDSHAKE);
         if let Err(e) = r {
             p.kill();
-            return Err(e);
+            return Err(e.into());
         }
         slots.procs.insert(key, p);
     }
     let p = slots.procs.get_mut(&key).expect("just inserted");
     if p.drain().is_err() {
-        return Err(format!("{}: the engine exited", p.label));
+        return Err(HandshakeError::Exited { label: p.label.clone() }.into());
     }
     p.send("ucinewgame");
     match p.sync(HANDSHAKE) {
@@ -124,7 +133,7 @@ fn prepare(
         }
         Err(e) => {
             p.kill();
-            Err(e)
+            Err(e.into())
         }
     }
 }
@@ -300,97 +309,199 @@ fn adjudicate<G: GameInfo>(g: &G, cfg: &Config, fmt: Format, scores: &[(Seat, Op
     None
 }
 
-/// The turn of an engine's `bestmove` line on `pos`, or why the engine
-/// forfeits (the reason quotes the engine's token, cut short and with its
-/// control characters escaped: it goes to the terminal and the PGN).
-pub fn bestmove_turn<G: GameInfo>(pos: &G, line: &str) -> Result<Vec<G::Action>, String> {
-    let Some(tok) = line.split_whitespace().nth(1) else {
-        return Err("malformed bestmove (no turn)".into());
-    };
-    parse_turn(pos, tok).map_err(|err| {
-        let err = err.to_string();
-        // Escaped first, then cut: the cut bounds what is shown.
-        format!("illegal turn `{}`: {}", cut(&printable(tok), 60), cut(&printable(&err), 200))
-    })
+/// Why an engine's `bestmove` line is not a turn: the engine forfeits. The
+/// text quotes the engine's token, cut short and with its control
+/// characters escaped (escaped first, then cut: the cut bounds what is
+/// shown): it goes to the terminal and the PGN.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BestmoveError {
+    /// `bestmove` alone.
+    #[error("malformed bestmove (no turn)")]
+    NoTurn,
+    /// A token the rules refuse here.
+    #[error("illegal turn `{}`: {}", cut(&printable(token), 60), cut(&printable(&reason.to_string()), 200))]
+    Illegal {
+        /// The engine's token, as it wrote it.
+        token: String,
+        /// Why.
+        reason: TokenError,
+    },
 }
 
-/// Plays one game and returns its record. Never panics on engine misbehaviour.
-pub fn play_game<G: GameInfo>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) -> GameRecord {
-    let cfg = &*ctx.cfg;
-    let started = now_secs();
-    let t_start = Instant::now();
-    let (mut pos, mut history) = job.opening.replay::<G>(&ctx.opts).expect("openings are checked before the match");
-    let n = pos.seats();
-    let fmt = format_of(&pos);
-    let mut turns = job.opening.turns.clone();
-    let mut times = Vec::new();
-    let mut scores: Vec<(Seat, Option<i32>)> = Vec::new();
-    // (engine, slot) per seat.
-    let keys: Vec<(usize, usize)> = (0..n)
-        .map(|s| {
+/// The turn of an engine's `bestmove` line on `pos`, or why the engine
+/// forfeits.
+pub fn bestmove_turn<G: GameInfo>(pos: &G, line: &str) -> Result<Vec<G::Action>, BestmoveError> {
+    let Some(tok) = line.split_whitespace().nth(1) else {
+        return Err(BestmoveError::NoTurn);
+    };
+    parse_turn(pos, tok).map_err(|reason| BestmoveError::Illegal { token: tok.to_string(), reason })
+}
+
+/// How a game's result reads in its record.
+struct Scored {
+    result: String,
+    reason: String,
+    decided: Decided,
+    points: Vec<f64>,
+    ranks: Vec<u32>,
+}
+
+/// An engine's answer to `go`.
+struct Answer {
+    /// Time it took, ms.
+    used: u64,
+    /// The `bestmove` line.
+    line: String,
+    /// Its last `info` score, from the mover's side.
+    score: Option<i32>,
+    /// The time it had, ms (the margin included).
+    limit_ms: u64,
+}
+
+/// One game in play: the position, its history, the clocks and what the
+/// record keeps.
+struct GameState<G: GameInfo> {
+    pos: G,
+    /// Turn-start keys before the current position.
+    history: Vec<u64>,
+    /// Seats.
+    n: usize,
+    fmt: Format,
+    /// Every turn from the start, the opening's included, canonical.
+    turns: Vec<String>,
+    /// Time of each game turn, ms.
+    times: Vec<u64>,
+    /// (mover, last score) of each game turn.
+    scores: Vec<(Seat, Option<i32>)>,
+    clocks: Vec<Clock>,
+    /// Free-for-all: seats out of the game, in the order they went out.
+    out_order: Vec<Seat>,
+    /// (engine, slot) per seat.
+    keys: Vec<(usize, usize)>,
+    /// The game in the 4pchess dialect, kept only if an engine speaks it.
+    dialect_line: Option<DialectLine>,
+    /// What each seat's engine is told of the start (its own secrets only).
+    seen: Vec<Opening>,
+}
+
+impl<G: GameInfo> GameState<G> {
+    /// The opening's position (checked before the match) and full clocks.
+    fn new(ctx: &MatchCtx<G>, job: &Job) -> GameState<G> {
+        let (pos, history) = job.opening.replay::<G>(&ctx.opts).expect("openings are checked before the match");
+        let n = pos.seats();
+        let keys = (0..n)
+            .map(|s| {
+                let e = job.seat_engines[s];
+                (e, job.seat_engines[..s].iter().filter(|&&x| x == e).count())
+            })
+            .collect();
+        GameState {
+            fmt: format_of(&pos),
+            turns: job.opening.turns.clone(),
+            times: Vec::new(),
+            scores: Vec::new(),
+            clocks: (0..n).map(|s| Clock::new(ctx.cfg.engines[job.seat_engines[s]].tc)).collect(),
+            out_order: Vec::new(),
+            keys,
+            dialect_line: None,
+            seen: (0..n).map(|s| job.opening.seen_by::<G>(s, &ctx.opts)).collect(),
+            pos,
+            history,
+            n,
+        }
+    }
+
+    /// Every seat's engine started (or reused) and ready; the first seat
+    /// whose engine fails forfeits.
+    fn prepare_seats(&self, ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) -> Option<End> {
+        for (s, &key) in self.keys.iter().enumerate() {
             let e = job.seat_engines[s];
-            (e, job.seat_engines[..s].iter().filter(|&&x| x == e).count())
-        })
-        .collect();
-    let mut clocks: Vec<Clock> = (0..n).map(|s| Clock::new(cfg.engines[job.seat_engines[s]].tc)).collect();
-    // Free-for-all: seats out of the game, in the order they went out.
-    let mut out_order: Vec<Seat> = Vec::new();
-
-    let mut end = None;
-    for (s, &key) in keys.iter().enumerate() {
-        let e = job.seat_engines[s];
-        if let Err(msg) = prepare(slots, key, &cfg.engines[e], ctx.variant, &ctx.engine_options[e], &ctx.log) {
-            end = Some(End::Forfeit(s, format!("engine failed to start: {}", cut(&printable(&msg), 300))));
-            break;
+            if let Err(msg) = prepare(slots, key, &ctx.cfg.engines[e], ctx.variant, &ctx.engine_options[e], &ctx.log) {
+                return Some(End::Forfeit(s, format!("engine failed to start: {}", cut(&printable(&msg.to_string()), 300))));
+            }
         }
+        None
     }
 
-    // The game in the 4pchess dialect, kept only if an engine speaks it.
-    let dialect_seat = (0..n).find(|&s| cfg.engines[job.seat_engines[s]].proto == Proto::FourPChess);
-    let mut dialect_line = None;
-    if let Some(seat) = dialect_seat {
+    /// The opening in the 4pchess dialect if an engine speaks it; the first
+    /// such seat forfeits if the game cannot be written in it.
+    fn start_dialect(&mut self, ctx: &MatchCtx<G>, job: &Job) -> Option<End> {
+        let seat = (0..self.n).find(|&s| ctx.cfg.engines[job.seat_engines[s]].proto == Proto::FourPChess)?;
         match DialectLine::new::<G>(&job.opening, &ctx.opts) {
-            Ok(l) => dialect_line = Some(l),
-            Err(e) => end = end.or(Some(End::Forfeit(seat, e))),
+            Ok(l) => {
+                self.dialect_line = Some(l);
+                None
+            }
+            Err(e) => Some(End::Forfeit(seat, e.to_string())),
         }
     }
 
-    // What each seat's engine is told of the start (its own secrets only).
-    let seen: Vec<Opening> = (0..n).map(|s| job.opening.seen_by::<G>(s, &ctx.opts)).collect();
+    /// The end by the rules, the turn cap or the engines' scores, if any.
+    fn end_now(&self, ctx: &MatchCtx<G>) -> Option<End> {
+        if let Some(o) = self.pos.outcome().or_else(|| self.pos.history_outcome(&self.history)) {
+            return Some(End::Rules(o));
+        }
+        if ctx.maxturns > 0 && self.turns.len() >= ctx.maxturns as usize {
+            return Some(End::AdjDraw("adjudication: turn cap".into()));
+        }
+        adjudicate(&self.pos, &ctx.cfg, self.fmt, &self.scores, self.turns.len())
+    }
 
-    let end = loop {
-        if let Some(e) = end.take() {
-            break e;
+    /// Turns until the game ends.
+    fn play(&mut self, ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) -> End {
+        loop {
+            if let Some(e) = self.end_now(ctx) {
+                return e;
+            }
+            if let Some(e) = self.turn(ctx, job, slots) {
+                return e;
+            }
         }
-        if let Some(o) = pos.outcome().or_else(|| pos.history_outcome(&history)) {
-            break End::Rules(o);
+    }
+
+    /// One turn of the mover's engine: asked, timed, checked, played; or
+    /// the forfeit.
+    fn turn(&mut self, ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) -> Option<End> {
+        let mover = self.pos.to_move();
+        let ecfg = &ctx.cfg.engines[job.seat_engines[mover]];
+        let p = slots.procs.get_mut(&self.keys[mover]).expect("prepared");
+        let answer = match self.ask(&ctx.cfg, ecfg, p, mover) {
+            Ok(a) => a,
+            Err(end) => return Some(end),
+        };
+        if let Some(end) = self.charge(&ctx.cfg, ecfg, mover, &answer) {
+            return Some(end);
         }
-        if ctx.maxturns > 0 && turns.len() >= ctx.maxturns as usize {
-            break End::AdjDraw("adjudication: turn cap".into());
-        }
-        if let Some(e) = adjudicate(&pos, cfg, fmt, &scores, turns.len()) {
-            break e;
-        }
-        let mover = pos.to_move();
-        let e = job.seat_engines[mover];
-        let ecfg = &cfg.engines[e];
-        let p = slots.procs.get_mut(&keys[mover]).expect("prepared");
+        let acts = match bestmove_turn(&self.pos, &answer.line) {
+            Ok(a) => a,
+            Err(why) => {
+                p.broken = true;
+                return Some(End::Forfeit(mover, why.to_string()));
+            }
+        };
+        self.apply(mover, &acts, &answer);
+        None
+    }
+
+    /// Sends the position and `go` to the mover's engine and waits for its
+    /// `bestmove`, reading its scores; or the forfeit.
+    fn ask(&self, cfg: &Config, ecfg: &EngineConfig, p: &mut EngineProc, mover: Seat) -> Result<Answer, End> {
         match p.drain() {
             Ok(()) => {}
             Err(WaitError::TooLong) => {
                 p.kill();
-                break End::Forfeit(mover, WaitError::TooLong.reason(0));
+                return Err(End::Forfeit(mover, WaitError::TooLong.reason(0)));
             }
-            Err(_) => break End::Forfeit(mover, "engine crashed (exited)".into()),
+            Err(_) => return Err(End::Forfeit(mover, "engine crashed (exited)".into())),
         }
-        match (&dialect_line, ecfg.proto) {
+        match (&self.dialect_line, ecfg.proto) {
             (Some(line), Proto::FourPChess) => p.send(&line.position_command()),
-            _ => p.send(&seen[mover].position_command(&turns)),
+            _ => p.send(&self.seen[mover].position_command(&self.turns)),
         }
-        p.send(&go_command(n, mover, &clocks, ecfg));
+        p.send(&go_command(self.n, mover, &self.clocks, ecfg));
         let t0 = Instant::now();
-        let limit_ms = match (clocks[mover].tc, ecfg.st_ms) {
-            (Some(_), _) => clocks[mover].left_ms + cfg.margin_ms,
+        let limit_ms = match (self.clocks[mover].tc, ecfg.st_ms) {
+            (Some(_), _) => self.clocks[mover].left_ms + cfg.margin_ms,
             (None, Some(st)) => st + cfg.margin_ms,
             (None, None) => cfg.max_wait_ms,
         };
@@ -408,122 +519,147 @@ pub fn play_game<G: GameInfo>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) -
             },
             |l| l.split_whitespace().next() == Some("bestmove"),
         );
-        let (t, line) = match answer {
-            Ok(x) => x,
+        match answer {
+            Ok((t, line)) => Ok(Answer { used: t.saturating_duration_since(t0).as_millis() as u64, line, score, limit_ms }),
             Err(e) => {
                 p.kill();
-                break End::Forfeit(mover, e.reason(limit_ms));
+                Err(End::Forfeit(mover, e.reason(limit_ms)))
             }
-        };
-        let used = t.saturating_duration_since(t0).as_millis() as u64;
-        if !clocks[mover].charge(used, cfg.margin_ms) {
-            break End::Forfeit(mover, format!("time forfeit: {used} ms used, {} ms left", limit_ms - cfg.margin_ms));
         }
-        if clocks[mover].tc.is_none() {
+    }
+
+    /// Charges the mover's clock; a flag fallen or a `movetime` overrun is
+    /// a time forfeit.
+    fn charge(&mut self, cfg: &Config, ecfg: &EngineConfig, mover: Seat, a: &Answer) -> Option<End> {
+        let used = a.used;
+        if !self.clocks[mover].charge(used, cfg.margin_ms) {
+            return Some(End::Forfeit(mover, format!("time forfeit: {used} ms used, {} ms left", a.limit_ms - cfg.margin_ms)));
+        }
+        if self.clocks[mover].tc.is_none() {
             if let Some(st) = ecfg.st_ms {
                 if used > st + cfg.margin_ms {
-                    break End::Forfeit(mover, format!("time forfeit: {used} ms for movetime {st}"));
+                    return Some(End::Forfeit(mover, format!("time forfeit: {used} ms for movetime {st}")));
                 }
             }
         }
-        let acts = match bestmove_turn(&pos, &line) {
-            Ok(a) => a,
-            Err(why) => {
-                p.broken = true;
-                break End::Forfeit(mover, why);
+        None
+    }
+
+    /// Plays the mover's turn and records it (canonically, whatever form
+    /// the engine wrote).
+    fn apply(&mut self, mover: Seat, acts: &[G::Action], a: &Answer) {
+        self.history.push(self.pos.key());
+        if let Some(line) = &mut self.dialect_line {
+            line.push::<G>(&self.pos, acts);
+        }
+        let canonical = tetrarch_core::turns::turn_string(&self.pos, acts);
+        play_turn(&mut self.pos, acts);
+        self.turns.push(canonical);
+        self.times.push(a.used);
+        self.scores.push((mover, a.score));
+        if self.fmt == Format::FreeForAll && self.pos.outcome().is_none() {
+            note_seats_out(&mut self.out_order, mover, self.pos.to_move(), self.n);
+        }
+    }
+
+    /// The result of a game of two sides: the winners' seats, or a draw.
+    fn two_sides_result(&self, end: &End) -> Scored {
+        let (n, pos) = (self.n, &self.pos);
+        let losers_side = |s: &Seat| (0..n).filter(|&x| pos.side_of(x) != pos.side_of(*s)).collect();
+        let (winners, reason, decided): (Option<Vec<Seat>>, String, Decided) = match end {
+            End::Rules(o) => match o.result {
+                GameResult::Win(w) => (Some(w.iter().collect()), o.reason.to_string(), Decided::Rules),
+                GameResult::Draw(_) => (None, o.reason.to_string(), Decided::Rules),
+            },
+            End::AdjDraw(r) => (None, r.clone(), Decided::Adjudication),
+            End::AdjLoss(s, r) => (Some(losers_side(s)), r.clone(), Decided::Adjudication),
+            End::Forfeit(s, r) => (Some(losers_side(s)), r.clone(), Decided::Forfeit),
+        };
+        match winners {
+            Some(w) => Scored {
+                result: format!("win {}", w.iter().map(|s| (s + 1).to_string()).collect::<Vec<_>>().join(" ")),
+                reason,
+                decided,
+                points: (0..n).map(|s| if w.contains(&s) { 1.0 } else { 0.0 }).collect(),
+                ranks: (0..n).map(|s| if w.contains(&s) { 1 } else { 2 }).collect(),
+            },
+            None => Scored { result: "draw".to_string(), reason, decided, points: vec![0.5; n], ranks: vec![1; n] },
+        }
+    }
+
+    /// The result of a free-for-all game: every seat's place.
+    fn free_for_all_result(&self, end: &End) -> Scored {
+        let (n, pos, out_order) = (self.n, &self.pos, &self.out_order);
+        let mover = pos.to_move();
+        let (groups, reason, decided): (Vec<Vec<Seat>>, String, Decided) = match end {
+            End::Rules(o) => {
+                (free_for_all_places(n, mover, Some(o), out_order, |s| pos.seat_in_game(s)), o.reason.to_string(), Decided::Rules)
+            }
+            End::AdjDraw(r) | End::AdjLoss(_, r) => {
+                (free_for_all_places(n, mover, None, out_order, |s| pos.seat_in_game(s)), r.clone(), Decided::Adjudication)
+            }
+            End::Forfeit(f, r) => {
+                let in_game: Vec<Seat> = (0..n).filter(|s| !out_order.contains(s)).collect();
+                let mut g = vec![in_game.iter().copied().filter(|s| s != f).collect(), vec![*f]];
+                g.extend(out_order.iter().rev().map(|&s| vec![s]).filter(|x| x[0] != *f));
+                (g, r.clone(), Decided::Forfeit)
             }
         };
-        history.push(pos.key());
-        if let Some(line) = &mut dialect_line {
-            line.push::<G>(&pos, &acts);
-        }
-        // Recorded canonically, whatever form the engine wrote.
-        let canonical = tetrarch_core::turns::turn_string(&pos, &acts);
-        play_turn(&mut pos, &acts);
-        turns.push(canonical);
-        times.push(used);
-        scores.push((mover, score));
-        if fmt == Format::FreeForAll && pos.outcome().is_none() {
-            note_seats_out(&mut out_order, mover, pos.to_move(), n);
-        }
-    };
-
-    // The result.
-    let (result, reason, decided, points, ranks) = match fmt {
-        Format::Duel | Format::Teams => {
-            let (winners, reason, decided): (Option<Vec<Seat>>, String, Decided) = match &end {
-                End::Rules(o) => match o.result {
-                    GameResult::Win(w) => (Some(w.iter().collect()), o.reason.to_string(), Decided::Rules),
-                    GameResult::Draw(_) => (None, o.reason.to_string(), Decided::Rules),
-                },
-                End::AdjDraw(r) => (None, r.clone(), Decided::Adjudication),
-                End::AdjLoss(s, r) => {
-                    (Some((0..n).filter(|&x| pos.side_of(x) != pos.side_of(*s)).collect()), r.clone(), Decided::Adjudication)
-                }
-                End::Forfeit(s, r) => {
-                    (Some((0..n).filter(|&x| pos.side_of(x) != pos.side_of(*s)).collect()), r.clone(), Decided::Forfeit)
-                }
-            };
-            match winners {
-                Some(w) => {
-                    let result = format!("win {}", w.iter().map(|s| (s + 1).to_string()).collect::<Vec<_>>().join(" "));
-                    let points = (0..n).map(|s| if w.contains(&s) { 1.0 } else { 0.0 }).collect();
-                    let ranks = (0..n).map(|s| if w.contains(&s) { 1 } else { 2 }).collect();
-                    (result, reason, decided, points, ranks)
-                }
-                None => ("draw".to_string(), reason, decided, vec![0.5; n], vec![1; n]),
-            }
-        }
-        Format::FreeForAll => {
-            let mover = pos.to_move();
-            let out_rev: Vec<Vec<Seat>> = out_order.iter().rev().map(|&s| vec![s]).collect();
-            let in_game: Vec<Seat> = (0..n).filter(|s| !out_order.contains(s)).collect();
-            let (groups, reason, decided): (Vec<Vec<Seat>>, String, Decided) = match &end {
-                End::Rules(o) => (
-                    free_for_all_places(n, mover, Some(o), &out_order, |s| pos.seat_in_game(s)),
-                    o.reason.to_string(),
-                    Decided::Rules,
-                ),
-                End::AdjDraw(r) | End::AdjLoss(_, r) => {
-                    (free_for_all_places(n, mover, None, &out_order, |s| pos.seat_in_game(s)), r.clone(), Decided::Adjudication)
-                }
-                End::Forfeit(f, r) => {
-                    let mut g = vec![in_game.iter().copied().filter(|s| s != f).collect(), vec![*f]];
-                    g.extend(out_rev.iter().filter(|x| x[0] != *f).cloned());
-                    (g, r.clone(), Decided::Forfeit)
-                }
-            };
-            let (ranks, points) = places_to_points(n, &groups);
-            let result = format!("ranks {}", ranks.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(" "));
-            (result, reason, decided, points, ranks)
-        }
-    };
-
-    GameRecord {
-        match_id: ctx.match_id.clone(),
-        game: job.game,
-        opening_index: job.opening_index,
-        round: job.round,
-        variant: ctx.variant.to_string(),
-        start: job.opening.start_string(),
-        opening_turns: job.opening.turns.len(),
-        seats: job.seat_engines.iter().map(|&e| cfg.engines[e].name.clone()).collect(),
-        seat_engines: job.seat_engines.clone(),
-        turns,
-        times_ms: times,
-        scores: scores.into_iter().map(|s| s.1).collect(),
-        result,
-        reason,
-        decided,
-        culprit: match &end {
-            End::AdjLoss(s, _) | End::Forfeit(s, _) => Some(*s),
-            _ => None,
-        },
-        points,
-        ranks,
-        started,
-        duration_ms: t_start.elapsed().as_millis() as u64,
+        let (ranks, points) = places_to_points(n, &groups);
+        let result = format!("ranks {}", ranks.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(" "));
+        Scored { result, reason, decided, points, ranks }
     }
+
+    /// The game's record.
+    fn record(self, ctx: &MatchCtx<G>, job: &Job, end: &End, started: u64, t_start: Instant) -> GameRecord {
+        let scored = match self.fmt {
+            Format::Duel | Format::Teams => self.two_sides_result(end),
+            Format::FreeForAll => self.free_for_all_result(end),
+        };
+        GameRecord {
+            match_id: ctx.match_id.clone(),
+            game: job.game,
+            opening_index: job.opening_index,
+            round: job.round,
+            variant: ctx.variant.to_string(),
+            start: job.opening.start_string(),
+            opening_turns: job.opening.turns.len(),
+            seats: job.seat_engines.iter().map(|&e| ctx.cfg.engines[e].name.clone()).collect(),
+            seat_engines: job.seat_engines.clone(),
+            turns: self.turns,
+            times_ms: self.times,
+            scores: self.scores.into_iter().map(|s| s.1).collect(),
+            result: scored.result,
+            reason: scored.reason,
+            decided: scored.decided,
+            culprit: match end {
+                End::AdjLoss(s, _) | End::Forfeit(s, _) => Some(*s),
+                _ => None,
+            },
+            points: scored.points,
+            ranks: scored.ranks,
+            started,
+            duration_ms: t_start.elapsed().as_millis() as u64,
+        }
+    }
+}
+
+/// Plays one game and returns its record. Never panics on engine misbehaviour.
+pub fn play_game<G: GameInfo>(ctx: &MatchCtx<G>, job: &Job, slots: &mut Slots) -> GameRecord {
+    let started = now_secs();
+    let t_start = Instant::now();
+    // 1. The opening's position, the clocks, and every seat's engine ready.
+    let mut game = GameState::<G>::new(ctx, job);
+    let failed_start = game.prepare_seats(ctx, job, slots);
+    // 2. The game in the 4pchess dialect, if an engine speaks it.
+    let no_dialect = game.start_dialect(ctx, job);
+    // 3. Turns until the rules, the runner or a forfeit end the game.
+    let end = match failed_start.or(no_dialect) {
+        Some(e) => e,
+        None => game.play(ctx, job, slots),
+    };
+    // 4. The result and the record.
+    game.record(ctx, job, &end, started, t_start)
 }
 
 #[cfg(test)]
@@ -544,6 +680,8 @@ mod tests {
         let line = text.lines().next().unwrap();
         let qj = Quadranj::startpos(&Quadranj::default_options("quadranj"));
         let why = bestmove_turn(&qj, line).unwrap_err();
+        assert!(matches!(why, BestmoveError::Illegal { .. }), "{why}");
+        let why = why.to_string();
         assert!(why.chars().count() < 300 && !why.chars().any(char::is_control), "{} {why}", why.chars().count());
     }
 

@@ -5,10 +5,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use tetrarch_core::game::TokenError;
 use tetrarch_core::turns::{parse_turn, play_turn};
 
 use crate::games::GameInfo;
-use crate::openings::Opening;
+use crate::openings::{Opening, OpeningError};
 
 /// How a game's result was decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -142,6 +143,45 @@ pub enum RecordsError {
     },
 }
 
+/// Why a record does not replay with the rules ([`GameRecord::verify`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// The start is not a position of the game.
+    #[error(transparent)]
+    Start(#[from] OpeningError),
+    /// A turn after the end of the game (1-based turn number).
+    #[error("turn {turn} `{token}` after the end of the game ({outcome})")]
+    AfterEnd {
+        /// 1-based.
+        turn: usize,
+        /// The turn as written.
+        token: String,
+        /// The end, as the protocol writes it.
+        outcome: String,
+    },
+    /// A turn the rules refuse (1-based turn number).
+    #[error("turn {turn} `{token}`: {reason}")]
+    Turn {
+        /// 1-based.
+        turn: usize,
+        /// The turn as written.
+        token: String,
+        /// Why.
+        reason: TokenError,
+    },
+    /// `decided: rules`, but the rules do not end the game.
+    #[error("result by the rules, but the game is not over")]
+    NotOver,
+    /// The rules end the game with another reason than the record's.
+    #[error("the rules end the game with `{rules}`, the record says `{record}`")]
+    OtherEnd {
+        /// The end by the rules, as the protocol writes it.
+        rules: String,
+        /// The record's reason.
+        record: String,
+    },
+}
+
 impl GameRecord {
     /// The record as one JSON line (no line end), as the records file has it.
     pub fn to_json(&self) -> String {
@@ -165,22 +205,22 @@ impl GameRecord {
     /// Replays the record with the rules: the start is valid, every turn is
     /// legal, no turn follows the end of the game, and a result by the rules
     /// is the rules' result of the final position.
-    pub fn verify<G: GameInfo>(&self, opts: &G::Options) -> Result<(), String> {
+    pub fn verify<G: GameInfo>(&self, opts: &G::Options) -> Result<(), ReplayError> {
         let start = Opening::from_start_string(&self.start)?;
         let mut g = Opening { start, turns: vec![] }.start_position::<G>(opts)?;
         let mut history = Vec::new();
         for (i, t) in self.turns.iter().enumerate() {
             if let Some(o) = g.outcome().or_else(|| g.history_outcome(&history)) {
-                return Err(format!("turn {} `{t}` after the end of the game ({o})", i + 1));
+                return Err(ReplayError::AfterEnd { turn: i + 1, token: t.clone(), outcome: o.to_string() });
             }
-            let acts = parse_turn(&g, t).map_err(|e| format!("turn {} `{t}`: {e}", i + 1))?;
+            let acts = parse_turn(&g, t).map_err(|reason| ReplayError::Turn { turn: i + 1, token: t.clone(), reason })?;
             history.push(g.key());
             play_turn(&mut g, &acts);
         }
         if self.decided == Decided::Rules {
-            let o = g.outcome().or_else(|| g.history_outcome(&history)).ok_or("result by the rules, but the game is not over")?;
+            let o = g.outcome().or_else(|| g.history_outcome(&history)).ok_or(ReplayError::NotOver)?;
             if o.reason != self.reason {
-                return Err(format!("the rules end the game with `{o}`, the record says `{}`", self.reason));
+                return Err(ReplayError::OtherEnd { rules: o.to_string(), record: self.reason.clone() });
             }
         }
         Ok(())
@@ -293,12 +333,14 @@ mod tests {
         let back = GameRecord::from_json(&line).unwrap();
         assert_eq!(back, r);
         // `0000` is not legal for the second seat at the start.
-        assert!(back.verify::<FourChess>(&opts).is_err());
+        let e = back.verify::<FourChess>(&opts).unwrap_err();
+        assert!(matches!(&e, ReplayError::Turn { turn: 2, token, .. } if token == "0000"), "{e}");
         let mut ok = r.clone();
         ok.turns.truncate(1);
         ok.verify::<FourChess>(&opts).unwrap();
         ok.decided = Decided::Rules;
-        assert!(ok.verify::<FourChess>(&opts).is_err());
+        assert_eq!(ok.verify::<FourChess>(&opts), Err(ReplayError::NotOver));
+        assert_eq!(ReplayError::NotOver.to_string(), "result by the rules, but the game is not over");
     }
 
     /// The bytes the hand-written writer before serde wrote for this record

@@ -16,29 +16,65 @@ pub struct TimeControl {
     pub inc_ms: u64,
 }
 
-fn seconds(s: &str, what: &str) -> Result<u64, String> {
-    let bad = || format!("bad {what} `{s}` in time control (seconds, e.g. `10`, `0.5`, `1:30`)");
+/// Why a `tc=` or `st=` value is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TcError {
+    /// `moves/` that is not a whole number of turns, at least 1.
+    #[error("bad moves `{moves}` in time control `{tc}`")]
+    BadMoves {
+        /// The moves part.
+        moves: String,
+        /// The whole time control.
+        tc: String,
+    },
+    /// A time, increment or time per turn that is not a number of seconds.
+    #[error("bad {what} `{value}` in time control (seconds, e.g. `10`, `0.5`, `1:30`): `{given}`")]
+    BadSeconds {
+        /// `time`, `increment` or `time per turn`.
+        what: &'static str,
+        /// The part that is not a time.
+        value: String,
+        /// The value as given (`10+x`, `st=x`).
+        given: String,
+    },
+    /// A clock with neither base time nor increment.
+    #[error("time control `{0}` gives no time")]
+    NoTime(String),
+    /// `st=0`.
+    #[error("st={0}: the time per turn must be positive")]
+    ZeroSt(String),
+}
+
+/// Milliseconds of a time in seconds (`10`, `0.5`, `1:30`); `None` if it is
+/// not one.
+fn seconds(s: &str) -> Option<u64> {
     let secs = if let Some((m, sec)) = s.split_once(':') {
-        let m: u64 = m.parse().map_err(|_| bad())?;
-        let sec: f64 = sec.parse().map_err(|_| bad())?;
+        let m: u64 = m.parse().ok()?;
+        let sec: f64 = sec.parse().ok()?;
         m as f64 * 60.0 + sec
     } else {
-        s.parse::<f64>().map_err(|_| bad())?
+        s.parse::<f64>().ok()?
     };
     if !(0.0..=1e7).contains(&secs) || s.starts_with('+') || s.starts_with('-') {
-        return Err(bad());
+        return None;
     }
-    Ok((secs * 1000.0).round() as u64)
+    Some((secs * 1000.0).round() as u64)
+}
+
+/// [`seconds`], or the error naming `what` and the whole value `given`.
+fn seconds_of(s: &str, what: &'static str, given: String) -> Result<u64, TcError> {
+    seconds(s).ok_or_else(|| TcError::BadSeconds { what, value: s.to_string(), given })
 }
 
 /// Parses a `tc=` value: `Ok(None)` for `inf`.
-pub fn parse_tc(s: &str) -> Result<Option<TimeControl>, String> {
+pub fn parse_tc(s: &str) -> Result<Option<TimeControl>, TcError> {
     if s == "inf" || s == "infinite" {
         return Ok(None);
     }
     let (moves, rest) = match s.split_once('/') {
         Some((m, r)) => {
-            let m: u32 = m.parse().ok().filter(|m| *m > 0).ok_or_else(|| format!("bad moves `{m}` in time control `{s}`"))?;
+            let bad = || TcError::BadMoves { moves: m.to_string(), tc: s.to_string() };
+            let m: u32 = m.parse().ok().filter(|m| *m > 0).ok_or_else(bad)?;
             (m, r)
         }
         None => (0, s),
@@ -47,22 +83,22 @@ pub fn parse_tc(s: &str) -> Result<Option<TimeControl>, String> {
         Some((b, i)) => (b, Some(i)),
         None => (rest, None),
     };
-    let base_ms = seconds(base, "time").map_err(|e| format!("{e}: `{s}`"))?;
+    let base_ms = seconds_of(base, "time", s.to_string())?;
     let inc_ms = match inc {
-        Some(i) => seconds(i, "increment").map_err(|e| format!("{e}: `{s}`"))?,
+        Some(i) => seconds_of(i, "increment", s.to_string())?,
         None => 0,
     };
     if base_ms == 0 && inc_ms == 0 {
-        return Err(format!("time control `{s}` gives no time"));
+        return Err(TcError::NoTime(s.to_string()));
     }
     Ok(Some(TimeControl { moves, base_ms, inc_ms }))
 }
 
 /// Parses `st=` (seconds per turn) into ms.
-pub fn parse_st(s: &str) -> Result<u64, String> {
-    let ms = seconds(s, "time per turn").map_err(|e| format!("{e}: `st={s}`"))?;
+pub fn parse_st(s: &str) -> Result<u64, TcError> {
+    let ms = seconds_of(s, "time per turn", format!("st={s}"))?;
     if ms == 0 {
-        return Err(format!("st={s}: the time per turn must be positive"));
+        return Err(TcError::ZeroSt(s.to_string()));
     }
     Ok(ms)
 }
@@ -128,8 +164,19 @@ mod tests {
             assert!(parse_tc(bad).is_err(), "{bad}");
         }
         assert_eq!(parse_st("0.5").unwrap(), 500);
-        assert!(parse_st("0").is_err());
-        assert!(parse_st("x").is_err());
+        assert_eq!(parse_st("0"), Err(TcError::ZeroSt("0".into())));
+        assert!(matches!(parse_st("x"), Err(TcError::BadSeconds { what: "time per turn", .. })));
+        // The text the user sees.
+        assert_eq!(
+            parse_tc("10+x").unwrap_err().to_string(),
+            "bad increment `x` in time control (seconds, e.g. `10`, `0.5`, `1:30`): `10+x`"
+        );
+        assert_eq!(parse_tc("x/10").unwrap_err().to_string(), "bad moves `x` in time control `x/10`");
+        assert_eq!(parse_tc("0").unwrap_err(), TcError::NoTime("0".into()));
+        assert_eq!(
+            parse_st("x").unwrap_err().to_string(),
+            "bad time per turn `x` in time control (seconds, e.g. `10`, `0.5`, `1:30`): `st=x`"
+        );
     }
 
     #[test]

@@ -206,13 +206,9 @@ fn invert(m: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
     Some(inv)
 }
 
-/// The Bradley–Terry fit of `duels` among `n` engines: each engine's Elo
-/// relative to engine 0 with its 95% error bar (see the module comment).
-pub fn fit_elo(n: usize, duels: &[Duel]) -> Vec<Rating> {
-    if n == 0 {
-        return Vec::new();
-    }
-    // took[i][j]: i scored something against j in some game.
+/// `reach[i][j]`: `i` scored something against `j` through a chain of
+/// games (every engine reaches itself).
+fn reachability(n: usize, duels: &[Duel]) -> Vec<Vec<bool>> {
     let mut reach = vec![vec![false; n]; n];
     for d in duels {
         if d.s > 0.0 {
@@ -236,35 +232,32 @@ pub fn fit_elo(n: usize, duels: &[Duel]) -> Vec<Rating> {
             }
         }
     }
-    // The part of engine 0: the engines that took points from it through a
-    // chain and gave points to it through a chain. Only there is the
-    // maximum-likelihood estimate finite.
-    let part: Vec<usize> = (0..n).filter(|&j| reach[0][j] && reach[j][0]).collect();
-    let mut out: Vec<Rating> = (0..n)
-        .map(|j| match (reach[j][0], reach[0][j]) {
-            _ if j == 0 => Rating::Reference,
-            (true, false) => Rating::PlusInf,
-            (false, true) => Rating::MinusInf,
-            _ => Rating::Unknown,
-        })
-        .collect();
-    let free: Vec<usize> = part.iter().copied().filter(|&j| j != 0).collect();
-    if free.is_empty() {
-        return out;
-    }
-    let index: HashMap<usize, usize> = free.iter().enumerate().map(|(k, &e)| (e, k)).collect();
-    let inside: Vec<&Duel> = duels.iter().filter(|d| part.contains(&d.a) && part.contains(&d.b) && d.a != d.b).collect();
-    let m = free.len();
-    let mut r = vec![0.0; n];
-    // Gradient and information of the log-likelihood in the free ratings.
-    let grad_info = |r: &[f64]| {
+    reach
+}
+
+/// The maximum-likelihood fit over engine 0's part: the ratings free to
+/// move (every engine of the part but engine 0) and the games inside it.
+struct Fit<'a> {
+    /// The free engines.
+    free: Vec<usize>,
+    /// Engine → its index among the free ones.
+    index: HashMap<usize, usize>,
+    /// The games between two engines of the part.
+    inside: Vec<&'a Duel>,
+}
+
+impl Fit<'_> {
+    /// The log-likelihood of ratings `r`, its gradient and its information
+    /// matrix in the free ratings.
+    fn grad_info(&self, r: &[f64]) -> (f64, Vec<f64>, Vec<Vec<f64>>) {
+        let m = self.free.len();
         let mut g = vec![0.0; m];
         let mut h = vec![vec![0.0; m]; m];
         let mut ll = 0.0;
-        for d in &inside {
+        for d in &self.inside {
             let p = expected(r[d.a] - r[d.b]);
             ll += d.s * p.max(1e-300).ln() + (1.0 - d.s) * (1.0 - p).max(1e-300).ln();
-            let (ia, ib) = (index.get(&d.a).copied(), index.get(&d.b).copied());
+            let (ia, ib) = (self.index.get(&d.a).copied(), self.index.get(&d.b).copied());
             let w = C * C * p * (1.0 - p);
             if let Some(i) = ia {
                 g[i] += C * (d.s - p);
@@ -280,63 +273,114 @@ pub fn fit_elo(n: usize, duels: &[Duel]) -> Vec<Rating> {
             }
         }
         (ll, g, h)
-    };
-    // Newton's method with step halving (the log-likelihood is concave).
-    for _ in 0..100 {
-        let (ll, g, h) = grad_info(&r);
-        let Some(step) = solve(h, g.clone()) else { break };
-        let mut t = 1.0;
-        let mut moved = false;
-        while t > 1e-6 {
-            let mut cand = r.clone();
-            for (k, &e) in free.iter().enumerate() {
-                cand[e] += t * step[k];
+    }
+
+    /// The ratings (all `n`, engine 0 at 0) by Newton's method with step
+    /// halving (the log-likelihood is concave).
+    fn newton(&self, n: usize) -> Vec<f64> {
+        let mut r = vec![0.0; n];
+        for _ in 0..100 {
+            let (ll, g, h) = self.grad_info(&r);
+            let Some(step) = solve(h, g.clone()) else { break };
+            let mut t = 1.0;
+            let mut moved = false;
+            while t > 1e-6 {
+                let mut cand = r.clone();
+                for (k, &e) in self.free.iter().enumerate() {
+                    cand[e] += t * step[k];
+                }
+                if self.grad_info(&cand).0 >= ll - 1e-12 {
+                    r = cand;
+                    moved = true;
+                    break;
+                }
+                t /= 2.0;
             }
-            if grad_info(&cand).0 >= ll - 1e-12 {
-                r = cand;
-                moved = true;
+            let size = step.iter().map(|x| (x * t).abs()).fold(0.0, f64::max);
+            if !moved || size < 1e-9 {
                 break;
             }
-            t /= 2.0;
         }
-        let size = step.iter().map(|x| (x * t).abs()).fold(0.0, f64::max);
-        if !moved || size < 1e-9 {
-            break;
-        }
+        r
     }
-    // Sandwich covariance H⁻¹ J H⁻¹, J summed over clusters.
-    let (_, _, h) = grad_info(&r);
-    let Some(hinv) = invert(&h) else {
+
+    /// The 95% error bar of each free rating at `r`: the sandwich
+    /// covariance H⁻¹ J H⁻¹, J summed over clusters.
+    fn error_bars(&self, r: &[f64]) -> Option<Vec<f64>> {
+        let m = self.free.len();
+        let (_, _, h) = self.grad_info(r);
+        let hinv = invert(&h)?;
+        let mut per_cluster: HashMap<usize, Vec<f64>> = HashMap::new();
+        for d in &self.inside {
+            let p = expected(r[d.a] - r[d.b]);
+            let gc = per_cluster.entry(d.cluster).or_insert_with(|| vec![0.0; m]);
+            if let Some(&i) = self.index.get(&d.a) {
+                gc[i] += C * (d.s - p);
+            }
+            if let Some(&j) = self.index.get(&d.b) {
+                gc[j] -= C * (d.s - p);
+            }
+        }
+        let mut j = vec![vec![0.0; m]; m];
+        for gc in per_cluster.values() {
+            for a in 0..m {
+                for b in 0..m {
+                    j[a][b] += gc[a] * gc[b];
+                }
+            }
+        }
+        let bars = (0..m)
+            .map(|k| {
+                // (H⁻¹ J H⁻¹)_kk
+                let mut var = 0.0;
+                for a in 0..m {
+                    for b in 0..m {
+                        var += hinv[k][a] * j[a][b] * hinv[b][k];
+                    }
+                }
+                1.959_963_985 * var.max(0.0).sqrt()
+            })
+            .collect();
+        Some(bars)
+    }
+}
+
+/// The Bradley–Terry fit of `duels` among `n` engines: each engine's Elo
+/// relative to engine 0 with its 95% error bar (see the module comment).
+pub fn fit_elo(n: usize, duels: &[Duel]) -> Vec<Rating> {
+    if n == 0 {
+        return Vec::new();
+    }
+    // 1. The part of engine 0: the engines that took points from it through
+    //    a chain and gave points to it through a chain. Only there is the
+    //    maximum-likelihood estimate finite; outside it, ±∞ or unknown.
+    let reach = reachability(n, duels);
+    let part: Vec<usize> = (0..n).filter(|&j| reach[0][j] && reach[j][0]).collect();
+    let mut out: Vec<Rating> = (0..n)
+        .map(|j| match (reach[j][0], reach[0][j]) {
+            _ if j == 0 => Rating::Reference,
+            (true, false) => Rating::PlusInf,
+            (false, true) => Rating::MinusInf,
+            _ => Rating::Unknown,
+        })
+        .collect();
+    let free: Vec<usize> = part.iter().copied().filter(|&j| j != 0).collect();
+    if free.is_empty() {
+        return out;
+    }
+    // 2. The ratings of the part by maximum likelihood.
+    let fit = Fit {
+        index: free.iter().enumerate().map(|(k, &e)| (e, k)).collect(),
+        inside: duels.iter().filter(|d| part.contains(&d.a) && part.contains(&d.b) && d.a != d.b).collect(),
+        free,
+    };
+    let r = fit.newton(n);
+    // 3. Their error bars.
+    let Some(bars) = fit.error_bars(&r) else {
         return out;
     };
-    let mut per_cluster: HashMap<usize, Vec<f64>> = HashMap::new();
-    for d in &inside {
-        let p = expected(r[d.a] - r[d.b]);
-        let gc = per_cluster.entry(d.cluster).or_insert_with(|| vec![0.0; m]);
-        if let Some(&i) = index.get(&d.a) {
-            gc[i] += C * (d.s - p);
-        }
-        if let Some(&j) = index.get(&d.b) {
-            gc[j] -= C * (d.s - p);
-        }
-    }
-    let mut j = vec![vec![0.0; m]; m];
-    for gc in per_cluster.values() {
-        for a in 0..m {
-            for b in 0..m {
-                j[a][b] += gc[a] * gc[b];
-            }
-        }
-    }
-    for (k, &e) in free.iter().enumerate() {
-        // (H⁻¹ J H⁻¹)_kk
-        let mut var = 0.0;
-        for a in 0..m {
-            for b in 0..m {
-                var += hinv[k][a] * j[a][b] * hinv[b][k];
-            }
-        }
-        out[e] = Rating::Finite(r[e], 1.959_963_985 * var.max(0.0).sqrt());
+    for (k, &e) in fit.free.iter().enumerate() {
+        out[e] = Rating::Finite(r[e], bars[k]);
     }
     out
 }

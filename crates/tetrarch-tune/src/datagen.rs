@@ -74,6 +74,12 @@ pub enum DatagenError {
     /// `--resume` on a file that cannot be read or is from other settings.
     #[error("cannot resume: {0}")]
     Resume(String),
+    /// `--variant` names no game.
+    #[error(transparent)]
+    Variant(#[from] tetrarch_match::games::UnknownVariant),
+    /// The weights to play with (`--weights`).
+    #[error(transparent)]
+    Weights(#[from] crate::WeightsFileError),
 }
 
 /// What a finished run did.

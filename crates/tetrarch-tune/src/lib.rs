@@ -37,14 +37,31 @@ impl fmt::Display for Shard {
     }
 }
 
+/// Why a `--shard` value is refused (the value as given).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// No `/`.
+    #[error("shard `{0}` is not K/N")]
+    Form(String),
+    /// `K` is not a number.
+    #[error("shard `{0}`: K is not a number")]
+    K(String),
+    /// `N` is not a number.
+    #[error("shard `{0}`: N is not a number")]
+    N(String),
+    /// Not 1 ≤ K ≤ N.
+    #[error("shard `{0}`: need 1 ≤ K ≤ N")]
+    Range(String),
+}
+
 impl FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let (k, n) = s.split_once('/').ok_or_else(|| format!("shard `{s}` is not K/N"))?;
-        let k: u64 = k.trim().parse().map_err(|_| format!("shard `{s}`: K is not a number"))?;
-        let n: u64 = n.trim().parse().map_err(|_| format!("shard `{s}`: N is not a number"))?;
+    type Err = ShardError;
+    fn from_str(s: &str) -> Result<Self, ShardError> {
+        let (k, n) = s.split_once('/').ok_or_else(|| ShardError::Form(s.to_string()))?;
+        let k: u64 = k.trim().parse().map_err(|_| ShardError::K(s.to_string()))?;
+        let n: u64 = n.trim().parse().map_err(|_| ShardError::N(s.to_string()))?;
         if n == 0 || k == 0 || k > n {
-            return Err(format!("shard `{s}`: need 1 ≤ K ≤ N"));
+            return Err(ShardError::Range(s.to_string()));
         }
         Ok(Shard { k, n })
     }
@@ -55,14 +72,88 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use tetrarch_core::eval::Weights;
-use tetrarch_match::games::{with_variant, GameInfo, GameVisitor};
+use tetrarch_core::game::PositionError;
+use tetrarch_match::games::{with_variant, GameInfo, GameVisitor, UnknownVariant};
 
 pub use datagen::{DatagenArgs, DatagenError, DatagenSummary};
 
+/// Why a weights file (`--weights`, `--start`) is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum WeightsFileError {
+    /// The file cannot be read.
+    #[error("{}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// Not weights of the variant's table.
+    #[error("{}: {source}", path.display())]
+    Bad {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: tetrarch_core::eval::WeightsError,
+    },
+}
+
 /// Reads a weights file for `variant` of game `G` (for `--weights`/`--start`).
-pub fn read_weights<G: GameInfo>(variant: &'static str, path: &std::path::Path) -> Result<Weights, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Weights::from_text(&text, variant, G::default_weights(variant).table).map_err(|e| format!("{}: {e}", path.display()))
+pub fn read_weights<G: GameInfo>(variant: &'static str, path: &std::path::Path) -> Result<Weights, WeightsFileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| WeightsFileError::Read { path: path.to_path_buf(), source })?;
+    Weights::from_text(&text, variant, G::default_weights(variant).table)
+        .map_err(|source| WeightsFileError::Bad { path: path.to_path_buf(), source })
+}
+
+/// Why `tetrarch tune` stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum TuneError {
+    /// `--variant` names no game.
+    #[error(transparent)]
+    Variant(#[from] UnknownVariant),
+    /// The weights to start from (`--start`).
+    #[error(transparent)]
+    Weights(#[from] WeightsFileError),
+    /// A data file that cannot be read.
+    #[error(transparent)]
+    Data(#[from] data::DataError),
+    /// A data file of another variant.
+    #[error("{}: data of variant `{found}`, not `{variant}`", path.display())]
+    OtherVariant {
+        /// The file.
+        path: PathBuf,
+        /// Its variant.
+        found: String,
+        /// The variant tuned.
+        variant: &'static str,
+    },
+    /// A data file whose first position the game refuses.
+    #[error("{}: {reason}", path.display())]
+    Position {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: PositionError,
+    },
+    /// A sample of a data file that is not a position and result.
+    #[error("{}: {source}", path.display())]
+    Sample {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: tune::SampleError,
+    },
+    /// Data files without a position.
+    #[error("no positions in the data files")]
+    NoPositions,
+    /// The weights file cannot be written.
+    #[error("{}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
 }
 
 struct DatagenVisit<'a>(&'a DatagenArgs, Option<&'a std::path::Path>);
@@ -72,7 +163,7 @@ impl GameVisitor for DatagenVisit<'_> {
     fn visit<G: GameInfo>(self, variant: &'static str) -> Self::Output {
         let mut args = self.0.clone();
         if let Some(p) = self.1 {
-            args.weights = Some(Arc::new(read_weights::<G>(variant, p).map_err(DatagenError::Args)?));
+            args.weights = Some(Arc::new(read_weights::<G>(variant, p)?));
         }
         datagen::run::<G>(variant, &args)
     }
@@ -81,13 +172,7 @@ impl GameVisitor for DatagenVisit<'_> {
 /// `tetrarch datagen`: plays the games and writes the file; `weights`, a
 /// weights file to play with.
 pub fn datagen_main(args: &DatagenArgs, weights: Option<&std::path::Path>) -> Result<DatagenSummary, DatagenError> {
-    with_variant(&args.variant, DatagenVisit(args, weights)).unwrap_or_else(|| {
-        Err(DatagenError::Args(format!(
-            "unknown variant `{}` (known: {})",
-            args.variant,
-            tetrarch_match::games::variants().join(", ")
-        )))
-    })
+    with_variant(&args.variant, DatagenVisit(args, weights)).unwrap_or_else(|| Err(UnknownVariant(args.variant.clone()).into()))
 }
 
 /// What `tetrarch tune` was asked.
@@ -111,7 +196,7 @@ pub struct TuneArgs {
 struct TuneVisit<'a>(&'a TuneArgs, &'a mut dyn FnMut(&str));
 
 impl GameVisitor for TuneVisit<'_> {
-    type Output = Result<(), String>;
+    type Output = Result<(), TuneError>;
     fn visit<G: GameInfo>(self, variant: &'static str) -> Self::Output {
         let TuneVisit(args, say) = self;
         let opts = G::default_options(variant);
@@ -128,25 +213,28 @@ impl GameVisitor for TuneVisit<'_> {
         let mut held_out = Vec::new();
         let mut free_for_all = None;
         for (fi, path) in args.data.iter().enumerate() {
-            let d = data::read(path).map_err(|e| e.to_string())?;
+            let d = data::read(path)?;
             if d.header.variant != variant {
-                return Err(format!("{}: data of variant `{}`, not `{variant}`", path.display(), d.header.variant));
+                return Err(TuneError::OtherVariant { path: path.clone(), found: d.header.variant.clone(), variant });
             }
             let ffa = match d.samples.first() {
                 Some(s) => {
-                    let p = G::from_position_string(&s.pos, &opts).map_err(|e| format!("{}: {e}", path.display()))?;
+                    let p = G::from_position_string(&s.pos, &opts)
+                        .map_err(|reason| TuneError::Position { path: path.clone(), reason })?;
                     tetrarch_match::games::format_of(&p) == tetrarch_match::games::Format::FreeForAll
                 }
                 None => continue,
             };
             free_for_all.get_or_insert(ffa);
-            for (game, row) in tune::rows_of::<G>(&d.samples, &opts, ffa).map_err(|e| format!("{}: {e}", path.display()))? {
+            let file_rows =
+                tune::rows_of::<G>(&d.samples, &opts, ffa).map_err(|source| TuneError::Sample { path: path.clone(), source })?;
+            for (game, row) in file_rows {
                 held_out.push(tune::is_held_out(game ^ d.header.seed.rotate_left(17) ^ (fi as u64) << 48));
                 rows.push(row);
             }
         }
         if rows.is_empty() {
-            return Err("no positions in the data files".into());
+            return Err(TuneError::NoPositions);
         }
         let data = tune::Dataset { rows, held_out, free_for_all: free_for_all.unwrap_or(false) };
         let n_held = data.held_out.iter().filter(|h| **h).count();
@@ -184,7 +272,7 @@ impl GameVisitor for TuneVisit<'_> {
         // The header line first, then the comments, then the rest.
         let (first, rest) = body.split_once('\n').unwrap_or((&body, ""));
         text = format!("{first}\n{text}{rest}");
-        std::fs::write(&args.out, text).map_err(|e| format!("{}: {e}", args.out.display()))?;
+        std::fs::write(&args.out, text).map_err(|source| TuneError::Write { path: args.out.clone(), source })?;
         let changed: Vec<String> = (0..start.values.len())
             .filter(|&i| start.values[i] != fitted.values[i])
             .take(12)
@@ -197,8 +285,36 @@ impl GameVisitor for TuneVisit<'_> {
 
 /// `tetrarch tune`: fits the weights and writes the file; progress lines
 /// go to `say`.
-pub fn tune_main(args: &TuneArgs, say: &mut dyn FnMut(&str)) -> Result<(), String> {
-    with_variant(&args.variant, TuneVisit(args, say)).unwrap_or_else(|| {
-        Err(format!("unknown variant `{}` (known: {})", args.variant, tetrarch_match::games::variants().join(", ")))
-    })
+pub fn tune_main(args: &TuneArgs, say: &mut dyn FnMut(&str)) -> Result<(), TuneError> {
+    with_variant(&args.variant, TuneVisit(args, say)).unwrap_or_else(|| Err(UnknownVariant(args.variant.clone()).into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards() {
+        assert_eq!("2/3".parse::<Shard>(), Ok(Shard { k: 2, n: 3 }));
+        assert_eq!("3".parse::<Shard>(), Err(ShardError::Form("3".into())));
+        assert_eq!("x/3".parse::<Shard>(), Err(ShardError::K("x/3".into())));
+        assert_eq!("1/x".parse::<Shard>(), Err(ShardError::N("1/x".into())));
+        assert_eq!("4/3".parse::<Shard>(), Err(ShardError::Range("4/3".into())));
+        assert_eq!("0/3".parse::<Shard>().unwrap_err().to_string(), "shard `0/3`: need 1 ≤ K ≤ N");
+    }
+
+    #[test]
+    fn an_unknown_variant_is_named_with_the_known_ones() {
+        let args = TuneArgs {
+            variant: "toy".into(),
+            data: Vec::new(),
+            out: PathBuf::from("/nonexistent/w.txt"),
+            start: None,
+            fit: tune::FitArgs::default(),
+            command: String::new(),
+        };
+        let e = tune_main(&args, &mut |_| {}).unwrap_err();
+        assert!(matches!(&e, TuneError::Variant(UnknownVariant(v)) if v == "toy"), "{e}");
+        assert!(e.to_string().starts_with("unknown variant `toy` (known: "), "{e}");
+    }
 }

@@ -60,16 +60,45 @@ pub fn row_of<G: Game>(pos: &G, seat: usize, fl: &mut FeatureList) -> Vec<(u32, 
     fl.merged().into_iter().map(|(i, c)| (i, c as f32 / d)).collect()
 }
 
+/// Why a sample of a data file is not a row.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SampleError {
+    /// A position the game refuses.
+    #[error("game {game}: position `{pos}`: {reason}")]
+    Position {
+        /// The sample's game.
+        game: u64,
+        /// The position string.
+        pos: String,
+        /// Why.
+        reason: tetrarch_core::game::PositionError,
+    },
+    /// A result (or seat) that does not fit the position's seats.
+    #[error("game {game}: the result has {result} seats, the position {seats}")]
+    Seats {
+        /// The sample's game.
+        game: u64,
+        /// Seats in the result.
+        result: usize,
+        /// Seats of the position.
+        seats: usize,
+    },
+}
+
 /// Turns samples into rows. A sample whose position does not parse is an
 /// error naming it.
-pub fn rows_of<G: Game>(samples: &[Sample], opts: &G::Options, free_for_all: bool) -> Result<Vec<(u64, Row)>, String> {
+pub fn rows_of<G: Game>(samples: &[Sample], opts: &G::Options, free_for_all: bool) -> Result<Vec<(u64, Row)>, SampleError> {
     samples
         .par_iter()
         .map_init(FeatureList::default, |fl, s| {
-            let pos = G::from_position_string(&s.pos, opts).map_err(|e| format!("game {}: position `{}`: {e}", s.game, s.pos))?;
+            let pos = G::from_position_string(&s.pos, opts).map_err(|reason| SampleError::Position {
+                game: s.game,
+                pos: s.pos.clone(),
+                reason,
+            })?;
             let n = pos.seats();
             if s.result.len() != n || s.seat >= n {
-                return Err(format!("game {}: the result has {} seats, the position {n}", s.game, s.result.len()));
+                return Err(SampleError::Seats { game: s.game, result: s.result.len(), seats: n });
             }
             let row = if free_for_all {
                 let seats: Vec<usize> = (0..n).filter(|&x| pos.seat_in_game(x)).collect();

@@ -104,14 +104,14 @@ fn an_interrupted_file_resumes_to_the_same_file() {
     std::fs::write(&cut, &bytes[..ends[1] + 40]).unwrap();
     let mut a = args("queenskings9-duel", 4, cut.clone(), 2);
     // Without --resume an existing file is refused.
-    assert!(datagen_main(&a, None).is_err());
+    assert!(matches!(datagen_main(&a, None), Err(tetrarch_tune::DatagenError::Args(_))));
     a.resume = true;
     datagen_main(&a, None).unwrap();
     assert_eq!(std::fs::read(&cut).unwrap(), bytes);
     // Other settings: refused, the file untouched.
     let mut other = a.clone();
     other.nodes = 500;
-    assert!(datagen_main(&other, None).is_err());
+    assert!(matches!(datagen_main(&other, None), Err(tetrarch_tune::DatagenError::Resume(_))));
     assert_eq!(std::fs::read(&cut).unwrap(), bytes);
     std::fs::remove_dir_all(&d).ok();
 }
@@ -169,7 +169,8 @@ fn tune_writes_a_weights_file_that_loads() {
     // Data of another variant is refused.
     let mut wrong = targs.clone();
     wrong.variant = "queenskings-duel".into();
-    assert!(tetrarch_tune::tune_main(&wrong, &mut |_| {}).is_err());
+    let e = tetrarch_tune::tune_main(&wrong, &mut |_| {}).unwrap_err();
+    assert!(matches!(&e, tetrarch_tune::TuneError::OtherVariant { found, .. } if found == "queenskings9-duel"), "{e}");
     std::fs::remove_dir_all(&d).ok();
 }
 

@@ -50,62 +50,101 @@ impl GameVisitor for Legal<'_> {
     }
 }
 
-fn main() {
-    let mut mode = "good".to_string();
-    let mut after_range = (0u64, 0u64);
-    let mut score = 0i64;
-    let mut seed = 1u64;
-    let mut delay = 3000u64;
-    let mut think = 0u64;
-    let mut dialect = false;
-    let mut mib = 3u64;
-    for a in std::env::args().skip(1) {
-        let (k, v) = a.split_once('=').unwrap_or((a.as_str(), ""));
-        match k {
-            "mode" => mode = v.to_string(),
-            "after" => {
-                after_range = match v.split_once('-') {
-                    Some((a, b)) => (a.parse().unwrap_or(0), b.parse().unwrap_or(0)),
-                    None => (v.parse().unwrap_or(0), v.parse().unwrap_or(0)),
+/// What the command line asks (see the module comment).
+struct Settings {
+    mode: String,
+    /// Good turns in each game before misbehaving: a range drawn from.
+    after_range: (u64, u64),
+    score: i64,
+    seed: u64,
+    delay: u64,
+    think: u64,
+    /// `proto=4pchess`.
+    dialect: bool,
+    /// `lines=` MiB for `longline`.
+    mib: u64,
+}
+
+impl Settings {
+    /// The `KEY=VALUE` arguments; `pidfile=` is written at once.
+    fn from_args(args: impl Iterator<Item = String>) -> Settings {
+        let mut s = Settings {
+            mode: "good".into(),
+            after_range: (0, 0),
+            score: 0,
+            seed: 1,
+            delay: 3000,
+            think: 0,
+            dialect: false,
+            mib: 3,
+        };
+        for a in args {
+            let (k, v) = a.split_once('=').unwrap_or((a.as_str(), ""));
+            match k {
+                "mode" => s.mode = v.to_string(),
+                "after" => {
+                    s.after_range = match v.split_once('-') {
+                        Some((a, b)) => (a.parse().unwrap_or(0), b.parse().unwrap_or(0)),
+                        None => (v.parse().unwrap_or(0), v.parse().unwrap_or(0)),
+                    }
                 }
-            }
-            "score" => score = v.parse().unwrap_or(0),
-            "seed" => seed = v.parse().unwrap_or(1),
-            "delay" => delay = v.parse().unwrap_or(3000),
-            "think" => think = v.parse().unwrap_or(0),
-            "proto" => dialect = v == "4pchess",
-            "lines" => mib = v.parse().unwrap_or(3),
-            "pidfile" => {
-                if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(v) {
-                    let _ = writeln!(f, "{}", std::process::id());
+                "score" => s.score = v.parse().unwrap_or(0),
+                "seed" => s.seed = v.parse().unwrap_or(1),
+                "delay" => s.delay = v.parse().unwrap_or(3000),
+                "think" => s.think = v.parse().unwrap_or(0),
+                "proto" => s.dialect = v == "4pchess",
+                "lines" => s.mib = v.parse().unwrap_or(3),
+                "pidfile" => {
+                    if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(v) {
+                        let _ = writeln!(f, "{}", std::process::id());
+                    }
                 }
+                _ => {}
             }
-            _ => {}
         }
+        s
     }
-    if mode == "exit" {
-        std::process::exit(1);
-    }
-    let mut variant = if dialect { "teamchess" } else { "fourchess" }.to_string();
-    let mut position = "startpos".to_string();
-    let mut rng = tetrarch_match::openings::Rng(seed ^ (std::process::id() as u64) << 20);
-    let mut draw_after = move || after_range.0 + rng.next_u64() % (after_range.1.saturating_sub(after_range.0) + 1);
-    let mut after = draw_after();
-    let mut gos = 0u64;
-    let stdin = std::io::stdin();
+}
+
+/// Prints a line and flushes.
+fn say(s: &str) {
     let mut out = std::io::stdout();
-    let mut say = |s: &str| {
-        let _ = writeln!(out, "{s}");
-        let _ = out.flush();
-    };
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
+    let _ = writeln!(out, "{s}");
+    let _ = out.flush();
+}
+
+/// The engine's state between commands.
+struct Fake {
+    set: Settings,
+    variant: String,
+    position: String,
+    rng: tetrarch_match::openings::Rng,
+    /// Good turns before misbehaving in this game.
+    after: u64,
+    /// `go` commands in this game.
+    gos: u64,
+}
+
+impl Fake {
+    fn new(set: Settings) -> Fake {
+        let variant = if set.dialect { "teamchess" } else { "fourchess" }.to_string();
+        let rng = tetrarch_match::openings::Rng(set.seed ^ (std::process::id() as u64) << 20);
+        let mut f = Fake { set, variant, position: "startpos".into(), rng, after: 0, gos: 0 };
+        f.after = f.draw_after();
+        f
+    }
+
+    /// A number of good turns from `after=`'s range.
+    fn draw_after(&mut self) -> u64 {
+        let (lo, hi) = self.set.after_range;
+        lo + self.rng.next_u64() % (hi.saturating_sub(lo) + 1)
+    }
+
+    /// One command; `false` on `quit`.
+    fn command(&mut self, line: &str) -> bool {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first().copied() {
-            Some("uci") => {
-                if mode == "silent" {
-                    continue;
-                }
+            Some("uci") if self.set.mode != "silent" => {
                 say("id name fake");
                 say("id author the tests");
                 say("uciok");
@@ -113,90 +152,116 @@ fn main() {
             Some("isready") => say("readyok"),
             Some("setoption") => {
                 if words.len() >= 5 && words[2].eq_ignore_ascii_case("UCI_Variant") {
-                    variant = words[4].to_string();
-                } else if mode == "badoption" {
+                    self.variant = words[4].to_string();
+                } else if self.set.mode == "badoption" {
                     say("info string error: setoption: unknown option");
                 }
             }
-            Some("position") => position = words[1..].join(" "),
+            Some("position") => self.position = words[1..].join(" "),
             Some("ucinewgame") => {
-                gos = 0;
-                after = draw_after();
+                self.gos = 0;
+                self.after = self.draw_after();
             }
-            Some("quit") => return,
-            Some("go") => {
-                gos += 1;
-                let misbehave = gos > after;
-                let legal = with_variant(&variant, Legal(&position, dialect)).flatten().unwrap_or_default();
-                if dialect && words.iter().any(|w| *w == "wtime" || *w == "p1time") {
-                    say("bestmove a1-a2"); // not this dialect's clock words
-                    continue;
-                }
-                let good = || {
-                    if legal.is_empty() {
-                        "(none)".to_string()
-                    } else {
-                        legal[(seed as usize + gos as usize * 7919) % legal.len()].clone()
-                    }
-                };
-                if !misbehave || mode == "good" || mode == "badoption" {
-                    if think > 0 {
-                        std::thread::sleep(Duration::from_millis(think));
-                    }
-                    let t = good();
-                    if dialect {
-                        // 4pchess's form: a bare score, from Red/Yellow's side.
-                        say(&format!("info depth 1 time 1 nodes 1 pv {t} score {score} nps 1"));
-                    } else {
-                        say(&format!("info depth 1 score cp {score} nodes 1 pv {t}"));
-                    }
-                    say(&format!("bestmove {t}"));
-                    continue;
-                }
-                match mode.as_str() {
-                    "crash" => std::process::exit(3),
-                    "hang" => {}
-                    "late" => {
-                        std::thread::sleep(Duration::from_millis(delay));
-                        say(&format!("bestmove {}", good()));
-                    }
-                    "illegal" => {
-                        let t = if dialect {
-                            "d1-d9"
-                        } else if legal.iter().any(|t| t == "0000") {
-                            "a1a1"
-                        } else {
-                            "0000"
-                        };
-                        say(&format!("bestmove {t}"));
-                    }
-                    "garbage" => {
-                        for i in 0..50 {
-                            say(&format!("\u{1}\u{7f}garbage {i} ÿÿ {{{{{{ bestmovex"));
-                        }
-                        say("info score cp banana");
-                        say("bestmove \u{2}!!garbage!!");
-                    }
-                    "none" => say("bestmove (none)"),
-                    "longline" => {
-                        let chunk = vec![b'x'; 1 << 20];
-                        let mut o = std::io::stdout();
-                        for _ in 0..mib {
-                            if o.write_all(&chunk).and_then(|_| o.flush()).is_err() {
-                                return;
-                            }
-                        }
-                        std::thread::sleep(Duration::from_secs(3600));
-                    }
-                    "escape" => say("bestmove \u{1b}[2J\u{1b}]0;pwned\u{7}\u{1b}[31mzz"),
-                    "stuck" => loop {
-                        std::thread::sleep(Duration::from_secs(3600));
-                    },
-                    "empty" => say("bestmove"),
-                    _ => {}
-                }
-            }
+            Some("quit") => return false,
+            Some("go") => return self.go(&words),
             _ => {}
+        }
+        true
+    }
+
+    /// `go`: a good turn, or the misbehaviour of `mode=` once `after=`
+    /// good turns are played; `false` when the engine stops.
+    fn go(&mut self, words: &[&str]) -> bool {
+        self.gos += 1;
+        let misbehave = self.gos > self.after;
+        let legal = with_variant(&self.variant, Legal(&self.position, self.set.dialect)).flatten().unwrap_or_default();
+        if self.set.dialect && words.iter().any(|w| *w == "wtime" || *w == "p1time") {
+            say("bestmove a1-a2"); // not this dialect's clock words
+            return true;
+        }
+        let good = if legal.is_empty() {
+            "(none)".to_string()
+        } else {
+            legal[(self.set.seed as usize + self.gos as usize * 7919) % legal.len()].clone()
+        };
+        if !misbehave || self.set.mode == "good" || self.set.mode == "badoption" {
+            if self.set.think > 0 {
+                std::thread::sleep(Duration::from_millis(self.set.think));
+            }
+            let score = self.set.score;
+            if self.set.dialect {
+                // 4pchess's form: a bare score, from Red/Yellow's side.
+                say(&format!("info depth 1 time 1 nodes 1 pv {good} score {score} nps 1"));
+            } else {
+                say(&format!("info depth 1 score cp {score} nodes 1 pv {good}"));
+            }
+            say(&format!("bestmove {good}"));
+            return true;
+        }
+        self.misbehave(&legal, &good)
+    }
+
+    /// What `mode=` does instead of a good turn; `false` when the engine
+    /// stops.
+    fn misbehave(&self, legal: &[String], good: &str) -> bool {
+        match self.set.mode.as_str() {
+            "crash" => std::process::exit(3),
+            "hang" => {}
+            "late" => {
+                std::thread::sleep(Duration::from_millis(self.set.delay));
+                say(&format!("bestmove {good}"));
+            }
+            "illegal" => {
+                let t = if self.set.dialect {
+                    "d1-d9"
+                } else if legal.iter().any(|t| t == "0000") {
+                    "a1a1"
+                } else {
+                    "0000"
+                };
+                say(&format!("bestmove {t}"));
+            }
+            "garbage" => {
+                for i in 0..50 {
+                    say(&format!("\u{1}\u{7f}garbage {i} ÿÿ {{{{{{ bestmovex"));
+                }
+                say("info score cp banana");
+                say("bestmove \u{2}!!garbage!!");
+            }
+            "none" => say("bestmove (none)"),
+            "longline" => {
+                let chunk = vec![b'x'; 1 << 20];
+                let mut o = std::io::stdout();
+                for _ in 0..self.set.mib {
+                    if o.write_all(&chunk).and_then(|_| o.flush()).is_err() {
+                        return false;
+                    }
+                }
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+            "escape" => say("bestmove \u{1b}[2J\u{1b}]0;pwned\u{7}\u{1b}[31mzz"),
+            "stuck" => loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            },
+            "empty" => say("bestmove"),
+            _ => {}
+        }
+        true
+    }
+}
+
+fn main() {
+    // 1. The settings; `mode=exit` exits at once.
+    let set = Settings::from_args(std::env::args().skip(1));
+    if set.mode == "exit" {
+        std::process::exit(1);
+    }
+    // 2. Commands until `quit` or the end of the input.
+    let mut fake = Fake::new(set);
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        if !fake.command(&line) {
+            return;
         }
     }
 }
