@@ -342,40 +342,24 @@ fn gui(port: u16, variant: &str, no_token: bool) -> Result<ExitCode, CliError> {
 }
 
 /// `tetrarch datagen`.
-fn datagen(command: DatagenCommand) -> ExitCode {
-    let DatagenCommand {
-        variant,
-        games,
-        nodes,
-        out,
-        seed,
-        concurrency,
-        random_plies,
-        skip_turns,
-        max_turns,
-        hash,
-        weights,
-        resume,
-        shard,
-        quiet,
-    } = command;
+fn datagen(c: DatagenCommand) -> ExitCode {
     let args = tetrarch_tune::DatagenArgs {
-        variant,
-        games,
-        nodes,
-        out,
-        seed,
-        concurrency,
-        random_plies,
-        resume,
-        shard,
-        hash_mb: hash.max(1),
-        skip_turns,
-        max_turns,
+        variant: c.variant,
+        games: c.games,
+        nodes: c.nodes,
+        out: c.out,
+        seed: c.seed,
+        concurrency: c.concurrency,
+        random_plies: c.random_plies,
+        resume: c.resume,
+        shard: c.shard,
+        hash_mb: c.hash.max(1),
+        skip_turns: c.skip_turns,
+        max_turns: c.max_turns,
         weights: None,
-        progress: !quiet,
+        progress: !c.quiet,
     };
-    match tetrarch_tune::datagen_main(&args, weights.as_deref()) {
+    match tetrarch_tune::datagen_main(&args, c.weights.as_deref()) {
         Ok(s) => {
             println!(
                 "datagen {}: {} games, {} positions in {}; this run: {} games, {} positions in {:.1} s",
