@@ -1,8 +1,9 @@
-//! The board field every game's position string shares: ranks from the top
-//! down separated by `/`, each a sequence of empty counts (decimal, no
-//! leading zero) and pieces whose syntax is the game's own. One reader, so
-//! the five games agree on counts, widths and messages; each game supplies
-//! its piece syntax and where a cell lies.
+//! What every game's notation shares: the board field of a position string
+//! (ranks from the top down separated by `/`, each a sequence of empty
+//! counts, decimal without a leading zero, and pieces whose syntax is the
+//! game's own) and square names (`a1`, `q17`: a file letter, the rank in
+//! decimal). Written once, so the five games agree on counts, widths, names
+//! and messages; each game supplies its piece syntax and where a cell lies.
 
 use thiserror::Error;
 
@@ -117,6 +118,44 @@ pub fn read_ranks<P>(
     Ok(())
 }
 
+/// Appends the name of the square on file `f` (0 is `a`) and rank index
+/// `r` (0 is rank 1): `a1`, `j10`, `q17`.
+pub fn write_square_name(f: usize, r: usize, out: &mut String) {
+    out.push((b'a' + f as u8) as char);
+    let rank = r + 1;
+    if rank >= 10 {
+        out.push((b'0' + (rank / 10) as u8) as char);
+    }
+    out.push((b'0' + (rank % 10) as u8) as char);
+}
+
+/// The name of the square on file `f`, rank index `r`.
+pub fn square_name(f: usize, r: usize) -> String {
+    let mut out = String::with_capacity(3);
+    write_square_name(f, r, &mut out);
+    out
+}
+
+/// Reads a square name on a board of `files` × `ranks`: a file letter from
+/// `a`, then the rank in decimal without sign or leading zero. The file and
+/// rank indices, or `None` (whether such a square exists on a board with
+/// holes is the game's question).
+pub fn parse_square_name(t: &str, files: usize, ranks: usize) -> Option<(usize, usize)> {
+    let b = t.as_bytes();
+    let f = b.first()?.wrapping_sub(b'a') as usize;
+    let digits = t.get(1..)?;
+    if f >= files
+        || digits.is_empty()
+        || digits.len() > 2
+        || digits.starts_with('0')
+        || !digits.bytes().all(|c| c.is_ascii_digit())
+    {
+        return None;
+    }
+    let r: usize = digits.parse().ok()?;
+    (1..=ranks).contains(&r).then_some((f, r - 1))
+}
+
 /// The first character of `text`, for messages (`?` if none).
 pub fn first_char(text: &str) -> char {
     text.chars().next().unwrap_or('?')
@@ -153,6 +192,20 @@ mod tests {
         assert_eq!(toy("a2/3", &[3, 3]).unwrap(), vec![(0, 1, 'a')]);
         assert_eq!(toy("1Zzb/12", &[12, 3]).unwrap(), vec![(1, 1, 'Z'), (2, 1, 'b')]);
         assert_eq!(toy("ab/3", &[3, 2]).unwrap(), vec![(0, 1, 'a'), (1, 1, 'b')]);
+    }
+
+    #[test]
+    fn square_names_read_back() {
+        for (f, r, name) in [(0, 0, "a1"), (9, 9, "j10"), (16, 16, "q17"), (2, 10, "c11")] {
+            assert_eq!(square_name(f, r), name);
+            assert_eq!(parse_square_name(name, 17, 17), Some((f, r)));
+        }
+        for bad in ["", "a", "a0", "a01", "a18", "r1", "A1", "1a", "a1x", "a-1", "a+1", "é1", "a100"] {
+            assert_eq!(parse_square_name(bad, 17, 17), None, "{bad}");
+        }
+        assert_eq!(parse_square_name("h8", 8, 8), Some((7, 7)));
+        assert_eq!(parse_square_name("i8", 8, 8), None);
+        assert_eq!(parse_square_name("h9", 8, 8), None);
     }
 
     #[test]

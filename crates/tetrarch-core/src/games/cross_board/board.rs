@@ -269,25 +269,14 @@ pub fn bishop_attacks(s: Sq, occ: Bb256) -> Bb256 {
 
 /// Square name (`a1`, `n11`).
 pub fn square_name(s: Sq) -> String {
-    format!("{}{}", (b'a' + file(s) as u8) as char, rank(s) + 1)
+    crate::ranks::square_name(file(s), rank(s))
 }
 
 /// Parses a square name: a file letter `a`..`n` and a rank `1`..`14` without a
 /// leading zero; the square must exist.
 pub fn parse_square(t: &str) -> Option<Sq> {
-    let b = t.as_bytes();
-    if b.len() < 2 || b.len() > 3 || !(b'a'..=b'n').contains(&b[0]) {
-        return None;
-    }
-    let digits = &t[1..];
-    if !digits.bytes().all(|c| c.is_ascii_digit()) || digits.starts_with('0') {
-        return None;
-    }
-    let r: usize = digits.parse().ok()?;
-    if !(1..=14).contains(&r) {
-        return None;
-    }
-    let s = sq((b[0] - b'a') as usize, r - 1);
+    let (f, r) = crate::ranks::parse_square_name(t, 14, 14)?;
+    let s = sq(f, r);
     exists(s).then_some(s)
 }
 

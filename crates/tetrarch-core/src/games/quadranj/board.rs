@@ -8,6 +8,7 @@
 //! and the homes and Keeps of the seats.
 
 use crate::bitboard::Bb128;
+use crate::ranks::{parse_square_name, write_square_name};
 
 /// A square index.
 pub type Sq = usize;
@@ -164,30 +165,11 @@ impl Geo {
     }
     /// Appends the square's name.
     pub fn write_name(&self, s: Sq, out: &mut String) {
-        out.push((b'a' + self.file(s) as u8) as char);
-        let r = self.rank(s) + 1;
-        if r >= 10 {
-            out.push('1');
-            out.push((b'0' + (r - 10) as u8) as char);
-        } else {
-            out.push((b'0' + r as u8) as char);
-        }
+        write_square_name(self.file(s), self.rank(s), out)
     }
     /// Parses a square name (lowercase file, rank without leading zeros).
     pub fn parse_sq(&self, t: &str) -> Option<Sq> {
-        let b = t.as_bytes();
-        if b.len() < 2 || !(b'a'..b'a' + self.n as u8).contains(&b[0]) {
-            return None;
-        }
-        let digits = &t[1..];
-        if digits.starts_with('0') || !digits.bytes().all(|c| c.is_ascii_digit()) || digits.len() > 2 {
-            return None;
-        }
-        let r: usize = digits.parse().ok()?;
-        if r == 0 || r > self.n {
-            return None;
-        }
-        Some(self.sq((b[0] - b'a') as usize, r - 1))
+        parse_square_name(t, self.n, self.n).map(|(f, r)| self.sq(f, r))
     }
     /// The direction from `a` to its neighbour `b`.
     pub fn dir_to(&self, a: Sq, b: Sq) -> Option<usize> {

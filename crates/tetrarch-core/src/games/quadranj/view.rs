@@ -15,7 +15,7 @@ fn colour(p: &Quadranj, seat: usize) -> &'static str {
 }
 
 fn name(n: usize, s: usize) -> String {
-    format!("{}{}", (b'a' + (s % n) as u8) as char, s / n + 1)
+    crate::ranks::square_name(s % n, s / n)
 }
 
 /// The board, with the revealed burglars and the squares moved this turn

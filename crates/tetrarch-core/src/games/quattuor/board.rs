@@ -200,33 +200,14 @@ pub fn square_name(s: Sq) -> String {
 
 /// Appends a square name.
 pub fn push_square(s: Sq, out: &mut String) {
-    out.push((b'a' + file(s) as u8) as char);
-    let r = rank(s) + 1;
-    if r >= 10 {
-        out.push('1');
-        out.push((b'0' + (r - 10) as u8) as char);
-    } else {
-        out.push((b'0' + r as u8) as char);
-    }
+    crate::ranks::write_square_name(file(s), rank(s), out)
 }
 
 /// Parses a square name: file `a`..`q`, rank `1`..`15` without a leading
 /// zero; the cell must exist (`q2` does not).
 pub fn parse_square(t: &str) -> Option<Sq> {
-    let b = t.as_bytes();
-    if b.len() < 2 || b.len() > 3 || !(b'a'..=b'q').contains(&b[0]) {
-        return None;
-    }
-    let digits = &t[1..];
-    if !digits.bytes().all(|c| c.is_ascii_digit()) || digits.starts_with('0') {
-        return None;
-    }
-    let r: usize = digits.parse().ok()?;
-    if !(1..=15).contains(&r) {
-        return None;
-    }
-    let f = (b[0] - b'a') as usize;
-    (f < width(r - 1)).then(|| sq(f, r - 1))
+    let (f, r) = crate::ranks::parse_square_name(t, 17, 15)?;
+    (f < width(r)).then(|| sq(f, r))
 }
 
 /// Splits a token that starts with a square name: returns the square's text

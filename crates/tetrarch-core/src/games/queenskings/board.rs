@@ -143,29 +143,14 @@ impl Geo {
     /// zero; the square must be on the board (any colour). Returns the file
     /// and rank indices.
     pub fn parse_cell(&self, t: &str) -> Option<(usize, usize)> {
-        let b = t.as_bytes();
-        if b.len() < 2 || b.len() > 3 || !b[0].is_ascii_lowercase() {
-            return None;
-        }
-        let f = (b[0] - b'a') as usize;
-        let digits = &t[1..];
-        if !digits.bytes().all(|c| c.is_ascii_digit()) || digits.starts_with('0') {
-            return None;
-        }
-        let r: usize = digits.parse().ok()?;
-        (f < self.n && (1..=self.n).contains(&r)).then_some((f, r - 1))
+        crate::ranks::parse_square_name(t, self.n, self.n)
     }
 }
 
 /// Writes a square name.
 #[inline]
 pub fn write_square(s: Sq, out: &mut String) {
-    out.push((b'a' + file(s) as u8) as char);
-    let r = rank(s) + 1;
-    if r >= 10 {
-        out.push((b'0' + (r / 10) as u8) as char);
-    }
-    out.push((b'0' + (r % 10) as u8) as char);
+    crate::ranks::write_square_name(file(s), rank(s), out)
 }
 
 const fn build(n: usize) -> Geo {
