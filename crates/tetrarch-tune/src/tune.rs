@@ -179,6 +179,22 @@ impl Dataset {
         }
     }
 
+    /// Per weight, the typical size of its feature where the feature is
+    /// present: the root mean square of its non-zero values over the
+    /// training rows (every seat's row), 1 for a feature never present.
+    pub fn feature_scales(&self, n: usize) -> Vec<f64> {
+        let mut sum = vec![(0.0f64, 0u64); n];
+        for (r, _) in self.rows.iter().zip(&self.held_out).filter(|(_, h)| !**h) {
+            for &(i, c) in r.seats.iter().flatten() {
+                if c != 0.0 {
+                    let e = &mut sum[i as usize];
+                    *e = (e.0 + f64::from(c) * f64::from(c), e.1 + 1);
+                }
+            }
+        }
+        sum.into_iter().map(|(s, c)| if c == 0 { 1.0 } else { (s / c as f64).sqrt().max(1e-3) }).collect()
+    }
+
     /// The indices of the training rows.
     pub fn train_indices(&self) -> Vec<usize> {
         (0..self.rows.len()).filter(|&i| !self.held_out[i]).collect()
@@ -244,8 +260,16 @@ pub struct FitArgs {
     pub epochs: u32,
     /// Rows per Adam step.
     pub batch: usize,
-    /// Adam's step size, in weight units (centipawns).
+    /// Adam's step size, in weight units (centipawns); with `scaled`, in
+    /// centipawns of the evaluation of a position that has the feature.
     pub lr: f64,
+    /// Steps scaled by each feature's typical size
+    /// ([`Dataset::feature_scales`]): a weight whose feature counts tens
+    /// of cells (mobility) moves a tenth as fast as one that counts men,
+    /// so one step changes the evaluation by about `lr` for every weight.
+    /// Plain Adam moves every weight by about `lr` a step, whatever its
+    /// unit.
+    pub scaled: bool,
     /// L2 pull towards the start: `λ/2 · Σ (w − w₀)²` is added to the
     /// mean loss.
     pub l2: f64,
@@ -260,7 +284,7 @@ pub struct FitArgs {
 
 impl Default for FitArgs {
     fn default() -> Self {
-        FitArgs { epochs: 30, batch: 16384, lr: 1.0, l2: 0.0, k: None, seed: 1, freeze: Vec::new() }
+        FitArgs { epochs: 30, batch: 16384, lr: 1.0, scaled: false, l2: 0.0, k: None, seed: 1, freeze: Vec::new() }
     }
 }
 
@@ -291,6 +315,8 @@ pub fn fit(data: &Dataset, start: &Weights, args: &FitArgs, report: &mut dyn FnM
         })
         .collect();
     let mut w = w0.clone();
+    let step: Vec<f64> =
+        if args.scaled { data.feature_scales(w.len()).iter().map(|s| args.lr / s).collect() } else { vec![args.lr; w.len()] };
     let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
     let mut t = 0i32;
@@ -316,7 +342,7 @@ pub fn fit(data: &Dataset, start: &Weights, args: &FitArgs, report: &mut dyn FnM
                 v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
                 let mh = m[i] / (1.0 - b1.powi(t));
                 let vh = v[i] / (1.0 - b2.powi(t));
-                w[i] -= args.lr * mh / (vh.sqrt() + eps);
+                w[i] -= step[i] * mh / (vh.sqrt() + eps);
             }
         }
         let e = Epoch { epoch, train: data.loss(&w, k, false), held_out: data.loss(&w, k, true) };
@@ -431,6 +457,41 @@ mod tests {
     #[test]
     fn the_fit_recovers_known_weights_for_free_for_all() {
         check(true, 0.15);
+    }
+
+    /// A feature counted in tens (a mobility) beside one counted in units
+    /// (men): the scales are their sizes, and with scaled steps the fit
+    /// recovers both weights, the small one to within a centipawn.
+    #[test]
+    fn scaled_steps_fit_a_feature_counted_in_tens() {
+        let (truth, k) = ([100.0, 3.0], 0.004);
+        let mut r = Rng(11);
+        let (mut rows, mut held) = (Vec::new(), Vec::new());
+        for g in 0..20_000u64 {
+            let men = ((uniform(&mut r) * 6.0 - 3.0).round() as f32).max(-3.0);
+            let cells = (uniform(&mut r) * 80.0 - 40.0).round() as f32;
+            let f = vec![(0, men), (1, cells)];
+            let y = if uniform(&mut r) < sigmoid(k * dot(&f, &truth)) { 1.0 } else { 0.0 };
+            rows.push(Row { seats: vec![f], target: vec![y] });
+            held.push(is_held_out(g));
+        }
+        let data = Dataset { rows, held_out: held, free_for_all: false };
+        let s = data.feature_scales(6);
+        assert!((s[0] - 2.2).abs() < 0.3 && (s[1] - 23.4).abs() < 1.5 && s[2] == 1.0, "{s:?}");
+        let start = Weights::defaults("synthetic", &w::TABLE);
+        let args = FitArgs { epochs: 30, batch: 1024, lr: 3.0, scaled: true, k: Some(k), ..FitArgs::default() };
+        let (_, got) = fit(&data, &start, &args, &mut |_, _| {});
+        assert!((got.values[0] as f64 - truth[0]).abs() <= 15.0, "{:?}", got.values);
+        assert!((got.values[1] as f64 - truth[1]).abs() <= 1.0, "{:?}", got.values);
+        // Two steps from 0: plain Adam moves both weights by up to 2 × 3
+        // (the cells by 4 of those 6 centipawns: 160 centipawns of
+        // evaluation at 40 cells); scaled, the count of men moves up to
+        // 6 / 2.2 and the cells 6 / 23.
+        let two = FitArgs { epochs: 1, batch: 10_000, ..args };
+        let (_, scaled) = fit(&data, &start, &two, &mut |_, _| {});
+        let (_, plain) = fit(&data, &start, &FitArgs { scaled: false, ..two }, &mut |_, _| {});
+        assert!(plain.values[0] >= 5 && plain.values[1] >= 3, "{:?}", plain.values);
+        assert!((2..=3).contains(&scaled.values[0]) && scaled.values[1] == 0, "{:?}", scaled.values);
     }
 
     #[test]

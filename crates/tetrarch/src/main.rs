@@ -208,6 +208,11 @@ struct TuneCommand {
     /// Adam's step size (centipawns).
     #[arg(long, default_value_t = 1.0)]
     lr: f64,
+    /// Scale each weight's steps by the typical size of its feature, so a
+    /// step moves the evaluation by about `--lr` for every weight (a
+    /// mobility counted in tens of cells moves slower than a count of men).
+    #[arg(long)]
+    scaled: bool,
     /// Pull of each weight towards its start (L2).
     #[arg(long, default_value_t = 0.0)]
     l2: f64,
@@ -382,9 +387,9 @@ fn datagen(c: DatagenCommand) -> ExitCode {
 
 /// `tetrarch tune`.
 fn tune(command: TuneCommand) -> ExitCode {
-    let TuneCommand { variant, data, out, start, epochs, batch, lr, l2, k, freeze } = command;
+    let TuneCommand { variant, data, out, start, epochs, batch, lr, scaled, l2, k, freeze } = command;
     let command = std::env::args().collect::<Vec<_>>().join(" ");
-    let fit = tetrarch_tune::tune::FitArgs { epochs, batch: batch.max(1), lr, l2, k, seed: 1, freeze };
+    let fit = tetrarch_tune::tune::FitArgs { epochs, batch: batch.max(1), lr, scaled, l2, k, seed: 1, freeze };
     let args = tetrarch_tune::TuneArgs { variant, data, out, start, fit, command };
     match tetrarch_tune::tune_main(&args, &mut |l| println!("{l}")) {
         Ok(()) => ExitCode::SUCCESS,
