@@ -54,6 +54,34 @@ fn e1b_back_to_forward() {
     }
 }
 
+/// A pawn can walk to its partner's back line, turn (§5.3.5), walk home,
+/// turn again and start over: every step is a pawn move, so the half-move
+/// clock never gets past 3 and the no-progress rule never ends such a game
+/// (only repetition does, which other men moving about can put off for
+/// tens of thousands of turns: a 4,000-node match game was seen at 24,900).
+/// So the runner caps `fourchess` games by default.
+#[test]
+fn a_pawn_walking_to_and_fro_keeps_the_clock_at_zero() {
+    use crate::registry::GameInfo;
+    let mut p = pos("4yK3/1wP6/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 0 1");
+    let clock = |p: &FourChess| p.position_string().split(' ').nth(3).unwrap().parse::<u32>().unwrap();
+    let others = [["a7a6", "a6a7"], ["h14h13", "h13h14"], ["n8n7", "n7n8"]];
+    // e13 → e14 (reversed), back down to e2 (forward again), up to e13.
+    let walk = std::iter::once(14).chain((2..=13).rev()).chain(3..=13);
+    let mut from = 13;
+    for (i, to) in walk.enumerate() {
+        play(&mut p, &format!("e{from}e{to}"));
+        assert_eq!(clock(&p), 0, "after e{from}e{to}");
+        for o in &others {
+            play(&mut p, o[i % 2]);
+        }
+        assert_eq!(clock(&p), 3);
+        from = to;
+    }
+    assert_eq!(p.piece_at(board::parse_square("e13").unwrap()), Some((0, PAWN)), "forward again");
+    assert!(FourChess::default_maxturns("fourchess") > 0);
+}
+
 #[test]
 fn e2_leap() {
     let s = "4yK3/8/8/14/14/14/13rK/bK13/4yPwP1bP6/4wPwP1wP6/13rR/8/8/3wK4 w - 0 1";
