@@ -120,12 +120,13 @@ mod tests {
     }
 
     /// The facts as they were before they moved here from the engine's and
-    /// the runner's `match` arms.
+    /// the runner's `match` arms (and fourchess's turn cap of 1,000 since
+    /// the fifteenth session: docs/fourchess.md, "Turn cap").
     #[test]
     fn facts_keep_their_values() {
         let facts: Vec<_> = variants().into_iter().map(|v| with_variant(v, Facts).unwrap()).collect();
         let expect = [
-            ("fourchess", 8, "paranoid", 0, 5),
+            ("fourchess", 8, "paranoid", 1000, 5),
             ("teamchess", 8, "paranoid", 0, 2),
             ("quattuor", 6, "paranoid", 400, 1),
             ("queenskings", 8, "paranoid", 0, 0),
