@@ -394,14 +394,32 @@ mod properties {
 
 /// The `mobility` term, counted by hand: a White Rook on b4 reaches b5–b11
 /// (7), a4 (1) and c4–n4 (12); nobody else has a slider. White's team gets
-/// 20 cells at [`eval::MOBILITY`] each, the other team the same negated,
-/// and the terms still add up to the evaluation.
+/// 20 cells at the compiled `mobility.slider` weight each, the other team
+/// the same negated, and the terms still add up to the evaluation.
 #[test]
 fn eval_mobility_counts_the_cells_sliders_reach() {
     use crate::games::cross_board::test_util::{assert_team_mobility, mobility};
+    let per_cell = FourChess::default_weights("fourchess").values[eval::w::MOBILITY];
+    assert!(per_cell > 0);
     let p = pos("4yK3/8/8/14/14/14/13rK/bK13/14/14/1wR12/8/8/3wK4 w - 0 1");
-    assert_team_mobility(&p, 20 * eval::MOBILITY);
+    assert_team_mobility(&p, 20 * per_cell);
     // A man of its own on b5 closes the Rook's way up: a4 and c4–n4 remain.
     let q = pos("4yK3/8/8/14/14/14/13rK/bK13/14/1wP12/1wR12/8/8/3wK4 w - 0 1");
-    assert_eq!(mobility(&q, 0), 13 * eval::MOBILITY);
+    assert_eq!(mobility(&q, 0), 13 * per_cell);
+}
+
+/// The compiled default is the committed tuned set (`tuned.weights`): it
+/// loads, it is not the hand-set table, the inert weights (frozen in the
+/// fit) are the table's, and the pieces keep their order.
+#[test]
+fn the_compiled_weights_are_the_committed_tuned_set() {
+    use eval::w;
+    let d = FourChess::default_weights("fourchess");
+    let hand = crate::eval::Weights::defaults("fourchess", &w::TABLE);
+    assert_ne!(d.values, hand.values);
+    for i in [w::INERT_PAWN, w::INERT_KNIGHT, w::INERT_BISHOP, w::INERT_ROOK, w::INERT_QUEEN, w::INERT] {
+        assert_eq!(d.values[i], hand.values[i], "{}", w::TABLE.name_of(i));
+    }
+    let m = [w::PAWN, w::KNIGHT, w::BISHOP, w::ROOK, w::QUEEN].map(|i| d.values[i]);
+    assert!(m.windows(2).all(|p| p[0] < p[1]), "{m:?}");
 }
