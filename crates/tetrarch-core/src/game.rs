@@ -501,6 +501,14 @@ pub trait SearchHints: Rules {
         (self.is_tactical(a), self.order_hint(a))
     }
 
+    /// Whether the action leaves the seat that moves next in check (what
+    /// [`SearchHints::in_check`] says after it), told before it is made:
+    /// late-move pruning keeps such actions. It may answer no when unsure;
+    /// the default always does.
+    fn gives_check(&self, _a: Self::Action) -> bool {
+        false
+    }
+
     /// Whether the position certainly has no [`SearchHints::is_tactical`] action
     /// in [`SearchHints::search_actions`], known without listing them: quiescence
     /// then stands pat at once (with [`SearchHints::QUICK_OUTCOME`]). It must never

@@ -97,8 +97,8 @@ impl RootInfo {
 
 /// Whether `feature` is switched off by the environment variable
 /// `TETRARCH_SEARCH_OFF` (comma-separated), read once: for A/B matches
-/// while tuning. The search reads nine switches ([`Switches`]); the time
-/// management reads a tenth, `tm` (see [`crate::Searcher::search`]).
+/// while tuning. The search reads ten switches ([`Switches`]); the time
+/// management reads an eleventh, `tm` (see [`crate::Searcher::search`]).
 pub(crate) fn off(feature: &str) -> bool {
     static OFF: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     OFF.get_or_init(|| std::env::var("TETRARCH_SEARCH_OFF").unwrap_or_default()).split(',').any(|f| f == feature)
@@ -127,6 +127,8 @@ struct Switches {
     forced: bool,
     /// `cm`: the counter-move.
     cm: bool,
+    /// `lmpchk`: late-move pruning keeps the quiet actions that give check.
+    lmpchk: bool,
 }
 
 impl Switches {
@@ -141,6 +143,7 @@ impl Switches {
             lmp: !off("lmp"),
             forced: !off("forced"),
             cm: !off("cm"),
+            lmpchk: !off("lmpchk"),
         }
     }
 }

@@ -290,11 +290,15 @@ impl<G: Searchable> Worker<'_, G> {
             let m = self.moves[base + i];
             if m.kind == KIND_QUIET && m.skip == 0 {
                 // Late-move pruning: the history order has put the quiet
-                // actions worth a look first.
-                if quiets >= lmp {
+                // actions worth a look first; of the rest, only those that
+                // give check.
+                if quiets < lmp {
+                    quiets += 1;
+                } else if !self.sw.lmpchk {
                     break;
+                } else if !self.pos.gives_check(m.a) {
+                    continue;
                 }
-                quiets += 1;
             }
             let s = match self.search_action(node, &m, i, alpha, beta, futility) {
                 Searched::Skipped => continue,

@@ -244,6 +244,10 @@ impl SearchHints for TeamChess {
         self.seat_in_check(self.side as usize)
     }
 
+    fn gives_check(&self, m: Move) -> bool {
+        self.checks_next_seat(m)
+    }
+
     fn null_move_ok(&self) -> bool {
         use super::cross_board::piece::{KING, PAWN};
         let s = self.side as usize;

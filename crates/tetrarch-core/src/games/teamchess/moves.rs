@@ -458,4 +458,36 @@ impl TeamChess {
     pub(super) fn seat_in_check(&self, s: usize) -> bool {
         self.men.has_king(s) && self.men.attacked(self.men.kings[s] as Sq, self.men.men_of(enemies_mask(s)), self.men.occ)
     }
+
+    /// Whether move `m` of the seat to move leaves the next seat in check
+    /// (what `seat_in_check` says of it after the move), told without
+    /// making it: the moved man's own attack, or any other man of the team
+    /// through the cells the move opens. Castling and en passant are
+    /// answered no (a hint for pruning, not a rule), and so is taking the
+    /// King.
+    pub(super) fn checks_next_seat(&self, m: Move) -> bool {
+        let next = (self.side as usize + 1) & 3;
+        if !self.men.has_king(next) || m.is_castle() || m.is_ep() {
+            return false;
+        }
+        let k = self.men.kings[next] as Sq;
+        let (from, to) = (m.from(), m.to());
+        let Some((seat, ty)) = self.men.piece_at(from).filter(|_| to != k) else {
+            return false;
+        };
+        let mut occ = self.men.occ;
+        occ.clear(from);
+        occ.set(to);
+        let direct = match m.promotion().unwrap_or(ty) {
+            PAWN => PAWN_CAPS[seat][to].has(k),
+            KNIGHT => KNIGHT_STEPS[to].has(k),
+            BISHOP => bishop_attacks(to, occ).has(k),
+            ROOK => rook_attacks(to, occ).has(k),
+            QUEEN => (bishop_attacks(to, occ) | rook_attacks(to, occ)).has(k),
+            _ => false,
+        };
+        let mut others = self.men.men_of(enemies_mask(next));
+        others.clear(from);
+        direct || self.men.attacked(k, others, occ)
+    }
 }

@@ -168,7 +168,8 @@ mod properties {
     proptest! {
         #![proptest_config(ProptestConfig { cases: 32, .. ProptestConfig::default() })]
         /// Random games: make/unmake restores everything, keys agree, the
-        /// position string and FEN4 round-trip.
+        /// position string and FEN4 round-trip, and `checks_next_seat`
+        /// tells every check before the move is made.
         #[test]
         fn random_games(picks in proptest::collection::vec(any::<u16>(), 1..150)) {
             let opts = Options::default();
@@ -185,8 +186,12 @@ mod properties {
                 for &m in l.iter() {
                     let before = p.position_string();
                     let k = p.key();
+                    let told = p.checks_next_seat(m);
                     let u = p.make(m);
                     prop_assert_eq!(p.key(), p.key_from_scratch());
+                    if !m.is_castle() && !m.is_ep() && p.game_outcome().is_none() {
+                        prop_assert_eq!(told, p.in_check(), "checks_next_seat of {:?}", m);
+                    }
                     p.unmake(m, u);
                     prop_assert_eq!(p.position_string(), before);
                     prop_assert_eq!(p.key(), k);
@@ -453,4 +458,24 @@ fn the_compiled_weights_are_the_committed_tuned_set() {
     let m = [w::PAWN, w::KNIGHT, w::ROOK, w::QUEEN].map(|i| d.values[i]);
     assert!(m.windows(2).all(|p| p[0] < p[1]), "{m:?}");
     assert!(d.values[w::KNIGHT] <= d.values[w::BISHOP] && d.values[w::BISHOP] < d.values[w::ROOK]);
+}
+
+#[test]
+fn checks_next_seat_sees_direct_and_opened_checks() {
+    let told = |p: &TeamChess, t: &str| p.checks_next_seat(p.parse_action(t).unwrap());
+    // Red's Knight to c8 checks Blue's King on a7 (the next seat); to e8
+    // it does not.
+    let p = with_kings(&["rN@d6"], 'r');
+    assert!(told(&p, "d6c8"));
+    assert!(!told(&p, "d6e8"));
+    // A Knight check on Green's King on n8 (the seat after next) is not one.
+    assert!(!told(&with_kings(&["rN@k5"], 'r'), "k5l7"));
+    // Yellow's Rook on a11 behind Red's Bishop on a9: the Bishop moving
+    // away opens the file to Blue's King (a check by Red's partner).
+    assert!(told(&with_kings(&["yR@a11", "rB@a9"], 'r'), "a9b10"));
+    // A Rook that moves next to the King checks it; elsewhere on its rank
+    // it does not.
+    let p = with_kings(&["rR@e10"], 'r');
+    assert!(told(&p, "e10e7"));
+    assert!(!told(&p, "e10e11"));
 }
