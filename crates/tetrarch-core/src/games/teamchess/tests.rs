@@ -189,7 +189,8 @@ mod properties {
                     let told = p.checks_next_seat(m);
                     let u = p.make(m);
                     prop_assert_eq!(p.key(), p.key_from_scratch());
-                    if !m.is_castle() && !m.is_ep() && p.game_outcome().is_none() {
+                    // Checkmates included; a captured King is no check.
+                    if !m.is_castle() && !m.is_ep() && (0..4).all(|s| p.men.has_king(s)) {
                         prop_assert_eq!(told, p.in_check(), "checks_next_seat of {:?}", m);
                     }
                     p.unmake(m, u);
@@ -478,4 +479,11 @@ fn checks_next_seat_sees_direct_and_opened_checks() {
     let p = with_kings(&["rR@e10"], 'r');
     assert!(told(&p, "e10e7"));
     assert!(!told(&p, "e10e11"));
+    // A Red pawn (moving north) to b6 attacks a7.
+    assert!(told(&with_kings(&["rP@b5"], 'r'), "b5b6"));
+    // Promoting on e11: a Queen or Bishop there checks along the diagonal
+    // to a7, a Rook or Knight does not.
+    let p = with_kings(&["rP@e10"], 'r');
+    assert!(told(&p, "e10e11q") && told(&p, "e10e11b"));
+    assert!(!told(&p, "e10e11r") && !told(&p, "e10e11n"));
 }
