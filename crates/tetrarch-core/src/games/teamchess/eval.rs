@@ -200,7 +200,7 @@ struct Attacks {
 
 /// The cells a man of `seat` of type `ty` on `s` attacks.
 #[inline(always)]
-fn attacks_of(seat: usize, ty: usize, s: Sq, occ: Bb256) -> Bb256 {
+pub(super) fn attacks_of(seat: usize, ty: usize, s: Sq, occ: Bb256) -> Bb256 {
     match ty {
         PAWN => PAWN_CAPS[seat][s],
         KNIGHT => KNIGHT_STEPS[s],

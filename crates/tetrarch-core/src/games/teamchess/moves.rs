@@ -478,14 +478,7 @@ impl TeamChess {
         let mut occ = self.men.occ;
         occ.clear(from);
         occ.set(to);
-        let direct = match m.promotion().unwrap_or(ty) {
-            PAWN => PAWN_CAPS[seat][to].has(k),
-            KNIGHT => KNIGHT_STEPS[to].has(k),
-            BISHOP => bishop_attacks(to, occ).has(k),
-            ROOK => rook_attacks(to, occ).has(k),
-            QUEEN => (bishop_attacks(to, occ) | rook_attacks(to, occ)).has(k),
-            _ => false,
-        };
+        let direct = super::eval::attacks_of(seat, m.promotion().unwrap_or(ty), to, occ).has(k);
         let mut others = self.men.men_of(enemies_mask(next));
         others.clear(from);
         direct || self.men.attacked(k, others, occ)
