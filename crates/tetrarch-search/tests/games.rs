@@ -116,6 +116,54 @@ fn teamchess_takes_a_hanging_queen_and_a_king() {
     }
 }
 
+/// Whether, whatever the seat to move plays, the next seat has a turn
+/// after which, whatever the seat after it plays, the fourth seat has a
+/// turn that wins the game for `winner` (checked with the rules alone).
+fn lost_within_a_round<G: Game>(g: &G, winner: usize) -> bool {
+    let won = |p: &G| p.outcome().and_then(|o| o.for_seat(winner)) == Some(true);
+    let after = |p: &G, acts: &[G::Action]| {
+        let mut q = p.clone();
+        tetrarch_core::turns::play_turn(&mut q, acts);
+        q
+    };
+    legal_turns(g).iter().all(|(_, a)| {
+        let p1 = after(g, a);
+        legal_turns(&p1).iter().any(|(_, b)| {
+            let p2 = after(&p1, b);
+            won(&p2)
+                || legal_turns(&p2).iter().all(|(_, c)| {
+                    let p3 = after(&p2, c);
+                    won(&p3) || legal_turns(&p3).iter().any(|(_, d)| won(&after(&p3, d)))
+                })
+        })
+    })
+}
+
+#[test]
+fn teamchess_late_move_pruning_keeps_the_quiet_mating_check() {
+    // Red (King g1, its Knight f1 pinned by Blue's Rook e1) to move has
+    // three turns (k2k3, k2k4, g1h1) and is mated in every line: Blue's
+    // Rook takes on f1 with check, Yellow cannot help, and Green's Rook
+    // i2f2 guards f1 and the second rank, a quiet move that checks Red
+    // (the next seat) and mates. At depth 4 Green's turn is a frontier
+    // node that late-move pruning visits (not the principal variation,
+    // more than 6 quiet moves ahead of i2f2 in the history order): ending
+    // the loop at the limit (`TETRARCH_SEARCH_OFF=lmpchk`) misses the mate
+    // (about −2000 at depth 4, found at depth 5 by another line); keeping
+    // the quiet checks finds it at depth 4.
+    let g: TeamChess = pos("teamchess", "1yK4yR1/8/8/4yP9/14/12gN1/14/1bK10gPgK/14/14/11gP1gR/8/5gR1rP/1bRrNrK4 r - - 0 1");
+    assert_eq!(legal_turns(&g).len(), 3);
+    assert!(lost_within_a_round(&g, 1), "the rules say Red is mated before its next turn");
+    // Without Blue's Rook, Red is not lost within the round: the check
+    // above can say no.
+    let free: TeamChess = pos("teamchess", "1yK4yR1/8/8/4yP9/14/12gN1/14/1bK10gPgK/14/14/11gP1gR/8/5gR1rP/2rNrK4 r - - 0 1");
+    assert!(!lost_within_a_round(&free, 1));
+    for d in [4, 5, 6] {
+        let r = search(&mut Searcher::new(4), &g, d, &Config::default());
+        assert_eq!(r.score, Score::Mate(-1), "depth {d}");
+    }
+}
+
 #[test]
 fn mate_scores_survive_the_table() {
     // The same searcher (its table full of mate scores from the first
