@@ -4,10 +4,11 @@
 # leaves its games out of the report, which names the missing games).
 #   SHARDS=16 docs/distributed/slurm-submit.sh
 #   JOB=datagen SHARDS=32 GAMES=100000 docs/distributed/slurm-submit.sh
-# sbatch passes this environment on (JOB, OUT, TETRARCH, GAMES, ...).
+# sbatch passes this environment on (JOB, OUT, TETRARCH, GAMES, ...), and
+# SHARDS, so that a task resubmitted alone knows the number of shards.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-SHARDS=${SHARDS:-16}
+export SHARDS=${SHARDS:-16}
 array=$(sbatch --parsable --array=1-"$SHARDS" "$here/slurm-shards.sbatch")
 array=${array%%;*}
 combine=$(sbatch --parsable --dependency=afterany:"$array" "$here/slurm-combine.sbatch")

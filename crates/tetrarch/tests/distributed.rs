@@ -1,9 +1,10 @@
 //! Matches beyond one machine (docs/distributed.md): a depth-limited match
 //! whole and in three shards at once is the same match game by game, and
 //! the recipes of `docs/distributed/` run as documented (GNU parallel when
-//! it is installed, which CI does; the Slurm and Kubernetes scripts' own
-//! commands without their scheduler). Tetrarch is the runner and both
-//! engines.
+//! it is installed, which CI does; the Slurm scripts under a real one-node
+//! Slurm, which needs root and is run by `.ci/run`, and by `bash` alone;
+//! the Kubernetes manifests' commands without a cluster). Tetrarch is the
+//! runner and both engines.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -173,19 +174,10 @@ fn small(out: &Path, job: &str) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// `docs/distributed/parallel-local.sh` and `parallel-ssh.sh` as their
-/// headers say to run them (the ssh one with `HOSTS=:`, this machine, as
-/// parallel allows; sending the files to other hosts is parallel's part).
-#[test]
-fn gnu_parallel_recipes_run_as_documented() {
-    if !have("parallel") {
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
-        assert!(!ci, "CI=true but GNU parallel is missing (.ci/run installs it)");
-        eprintln!("GNU parallel is not installed (apt-get install parallel): recipe test skipped");
-        return;
-    }
-    let d = dir("parallel");
-    // The same match unsharded, for comparison.
+/// The match that `small(_, "match")` makes a recipe play, unsharded, in
+/// `d/whole.jsonl` (with the SPRT `sprt`, which is part of the match's
+/// fingerprint): its games by number and its report's lines.
+fn recipes_match_unsharded(d: &Path, sprt: &str) -> (BTreeMap<u64, GameRecord>, Vec<String>) {
     let whole = d.join("whole.jsonl");
     let mut args = depth_match(8, 1, &["--records", whole.to_str().unwrap()]);
     // The recipes name the engines new and old and play 4 random plies.
@@ -198,11 +190,27 @@ fn gnu_parallel_recipes_run_as_documented() {
     }
     let p = args.iter().position(|a| a == "--random-plies").unwrap();
     args[p + 1] = "4".into();
-    args.extend(strings(&["--sprt", "elo0=0", "elo1=10", "alpha=0.05", "beta=0.05"]));
+    args.push("--sprt".into());
+    args.extend(sprt.split(' ').map(String::from));
+    args.extend(strings(&["alpha=0.05", "beta=0.05"]));
     let o = Command::new(TETRARCH).args(&args).output().unwrap();
     assert!(o.status.success(), "{}", text(&o));
-    let all = by_game(std::slice::from_ref(&whole));
-    let t_whole = report(&[whole.to_str().unwrap()]);
+    (by_game(std::slice::from_ref(&whole)), report(&[whole.to_str().unwrap()]))
+}
+
+/// `docs/distributed/parallel-local.sh` and `parallel-ssh.sh` as their
+/// headers say to run them (the ssh one with `HOSTS=:`, this machine, as
+/// parallel allows; sending the files to other hosts is parallel's part).
+#[test]
+fn gnu_parallel_recipes_run_as_documented() {
+    if !have("parallel") {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true");
+        assert!(!ci, "CI=true but GNU parallel is missing (.ci/run installs it)");
+        eprintln!("GNU parallel is not installed (apt-get install parallel): recipe test skipped");
+        return;
+    }
+    let d = dir("parallel");
+    let (all, t_whole) = recipes_match_unsharded(&d, "elo0=0 elo1=10");
 
     // One machine, two shards, the shared folder's SPRT (no decision in 8 games).
     let out = d.join("local");
@@ -252,8 +260,10 @@ fn gnu_parallel_recipes_run_as_documented() {
 /// The Slurm scripts are shell scripts: each array task run with the
 /// variables Slurm sets, then the combining job. The Kubernetes manifests'
 /// commands run with `JOB_COMPLETION_INDEX` set, `/results` moved to a
-/// temporary folder and `tetrarch` on the PATH. (Not sbatch or kubectl
-/// themselves: they are not on this machine.)
+/// temporary folder and `tetrarch` on the PATH. (`sbatch` itself runs
+/// them in `slurm_recipes_run_under_a_real_one_node_slurm`; no Kubernetes
+/// cluster runs here: `.ci/run` validates the manifests against the API
+/// schemas.)
 #[test]
 fn slurm_and_kubernetes_recipes_run_their_commands() {
     let d = dir("schedulers");
@@ -331,4 +341,166 @@ fn slurm_and_kubernetes_recipes_run_their_commands() {
     assert!(rep.contains("Results of new vs old (8 games)"), "{rep}");
     assert!(std::fs::read_to_string(results.join("queenskings9-duel.weights")).unwrap().starts_with("tetrarch-weights 1"));
     assert!(results.join("data/data-2.jsonl").exists());
+}
+
+/// A one-node Slurm started by `docs/distributed/slurm-local-cluster.sh`;
+/// stopped when dropped if this test started it.
+struct LocalSlurm {
+    conf: String,
+    started: bool,
+}
+
+impl LocalSlurm {
+    fn start() -> LocalSlurm {
+        let o = Command::new("bash").arg(recipe("slurm-local-cluster.sh")).arg("start").output().unwrap();
+        assert!(o.status.success(), "slurm-local-cluster.sh start: {}", text(&o));
+        let out = String::from_utf8_lossy(&o.stdout);
+        let conf = out.lines().find_map(|l| l.strip_prefix("export SLURM_CONF=")).expect("start prints SLURM_CONF").to_string();
+        LocalSlurm { conf, started: !out.contains("already running") }
+    }
+
+    /// A Slurm client command (or a recipe that calls them) in `cwd`, with
+    /// this cluster's configuration and the recipes' settings `env`.
+    fn command(&self, program: &str, cwd: &Path, env: &[(&str, String)]) -> Command {
+        let mut c = Command::new(program);
+        c.current_dir(cwd).env("SLURM_CONF", &self.conf);
+        for k in ["TETRARCH", "NEW", "OLD"] {
+            c.env(k, TETRARCH);
+        }
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        c
+    }
+
+    /// Waits until none of `jobs` is pending or running (at most 5 minutes).
+    fn wait(&self, jobs: &[&str]) {
+        let start = std::time::Instant::now();
+        loop {
+            let o =
+                self.command("squeue", Path::new("/"), &[]).args(["-h", "-o", "%i %T", "-j", &jobs.join(",")]).output().unwrap();
+            let left = String::from_utf8_lossy(&o.stdout).trim().to_string();
+            // A job Slurm has already forgotten (after `MinJobAge`) is gone too.
+            let forgotten = String::from_utf8_lossy(&o.stderr).contains("Invalid job id");
+            if (o.status.success() && left.is_empty()) || forgotten {
+                return;
+            }
+            assert!(start.elapsed().as_secs() < 300, "jobs {jobs:?} still queued after 5 minutes: {left}");
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+    }
+
+    /// The state Slurm gives `job` (`COMPLETED`, `CANCELLED`, ...): its
+    /// first task's for an array.
+    fn state(&self, job: &str) -> String {
+        let o = self.command("scontrol", Path::new("/"), &[]).args(["show", "job", "-o", job]).output().unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        out.split_whitespace().find_map(|w| w.strip_prefix("JobState=")).unwrap_or("?").to_string()
+    }
+}
+
+impl Drop for LocalSlurm {
+    fn drop(&mut self) {
+        if self.started {
+            let _ = Command::new("bash").arg(recipe("slurm-local-cluster.sh")).arg("stop").output();
+        }
+    }
+}
+
+/// `slurm-submit.sh` in `cwd` with `env`: the array's and the combining
+/// job's numbers, from the line it prints.
+fn slurm_submit(slurm: &LocalSlurm, cwd: &Path, env: &[(&str, String)]) -> (String, String) {
+    let o = slurm.command("bash", cwd, env).arg(recipe("slurm-submit.sh")).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    let words: Vec<&str> = out.split_whitespace().collect();
+    // "shards: job 12 (tasks 1-2); report/tune: job 13 after it"
+    let jobs: Vec<&str> = words.iter().enumerate().filter(|(_, w)| **w == "job").map(|(i, _)| words[i + 1]).collect();
+    assert_eq!(jobs.len(), 2, "{out}");
+    (jobs[0].to_string(), jobs[1].to_string())
+}
+
+/// The Slurm recipes submitted to a real Slurm, as a cluster user does
+/// (docs/distributed.md, "A Slurm of your own"): `slurm-submit.sh` for a
+/// match in 2 shards and for data in 2 shards, each followed by its
+/// combining job; a shard cancelled with `scancel` mid-run and resubmitted
+/// alone resumes. Needs root (the script installs and starts Slurm and
+/// munge): `.ci/run` runs it after `slurm-local-cluster.sh start`.
+#[test]
+#[ignore = "needs root and a one-node Slurm: .ci/run runs it (cargo test -p tetrarch --test distributed -- --ignored slurm)"]
+fn slurm_recipes_run_under_a_real_one_node_slurm() {
+    let slurm = LocalSlurm::start();
+    let d = dir("slurm-real");
+    let (all, t_whole) = recipes_match_unsharded(&d, "elo0=0 elo1=5");
+
+    // 1. A match in 2 shards, then the report job after the array.
+    let out = d.join("match");
+    let mut env = small(&out, "match");
+    env.push(("SHARDS", "2".into()));
+    let (array, combine) = slurm_submit(&slurm, &d, &env);
+    slurm.wait(&[&array, &combine]);
+    assert_eq!(slurm.state(&combine), "COMPLETED");
+    assert_eq!(slurm.state(&format!("{array}_1")), "COMPLETED");
+    assert_eq!(slurm.state(&format!("{array}_2")), "COMPLETED");
+    same_games(&all, &by_game(&[out.join("match/shard-1.jsonl"), out.join("match/shard-2.jsonl")]));
+    let rep = std::fs::read_to_string(out.join("report.txt")).unwrap();
+    assert_eq!(rep.lines().skip(1).map(String::from).collect::<Vec<_>>(), t_whole);
+    assert!(std::fs::read_to_string(out.join("report.json")).unwrap().contains("\"games\": 8"));
+    // The jobs' output files: in the folder sbatch was called from.
+    let log = |name: &str| std::fs::read_to_string(d.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    for k in 1..=2 {
+        assert!(log(&format!("tetrarch-shard-{k}.log")).contains(&format!("8 games, shard {k}/2: 4 of them (4 to play)")));
+    }
+    assert!(log("tetrarch-combine.log").contains("Results of new vs old (8 games)"));
+
+    // 2. Data in 2 shards, then the tuner over both files.
+    let data = d.join("data");
+    let mut env = small(&data, "datagen");
+    env.push(("SHARDS", "2".into()));
+    let (array, combine) = slurm_submit(&slurm, &d, &env);
+    slurm.wait(&[&array, &combine]);
+    assert_eq!(slurm.state(&combine), "COMPLETED");
+    let weights = std::fs::read_to_string(data.join("queenskings9-duel.weights")).unwrap();
+    assert!(weights.starts_with("tetrarch-weights 1") && weights.contains("data-2.jsonl"), "{weights}");
+
+    // 3. A shard cancelled mid-run, resubmitted alone: it plays only the
+    // games it had not finished. Timed turns make a game last seconds.
+    let out = d.join("cancel");
+    let mut env = small(&out, "match");
+    env.extend([("LIMITS", "st=0.02".into()), ("SPRT", String::new()), ("SHARDS", "2".into())]);
+    let cwd = d.join("cancel-logs");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let (array, combine) = slurm_submit(&slurm, &cwd, &env);
+    let task = format!("{array}_2");
+    let file = out.join("match/shard-2.jsonl");
+    let start = std::time::Instant::now();
+    while std::fs::read_to_string(&file).map_or(0, |t| t.lines().count()) == 0 {
+        assert!(start.elapsed().as_secs() < 120, "no game of shard 2 after 2 minutes");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let o = slurm.command("scancel", &cwd, &[]).arg(&task).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    slurm.wait(&[&task]);
+    assert_eq!(slurm.state(&task), "CANCELLED", "shard 2 ended before it could be cancelled: make its games longer");
+    let before = std::fs::read_to_string(&file).unwrap();
+    let done = before.lines().count();
+    assert!(done < 4, "shard 2 finished its 4 games before it was cancelled");
+    slurm.wait(&[&array, &combine]);
+    // Resubmitted alone: `SHARDS` tells it the number of shards.
+    let o = slurm
+        .command("sbatch", &cwd, &env)
+        .args(["--parsable", "--array=2"])
+        .arg(recipe("slurm-shards.sbatch"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let again = String::from_utf8_lossy(&o.stdout).trim().to_string();
+    slurm.wait(&[&again]);
+    let after = std::fs::read_to_string(&file).unwrap();
+    assert!(after.starts_with(&before), "the games played before the cancel were rewritten");
+    let games = by_game(std::slice::from_ref(&file));
+    assert_eq!(games.keys().copied().collect::<Vec<_>>(), [2, 3, 6, 7]);
+    let log = std::fs::read_to_string(cwd.join("tetrarch-shard-2.log")).unwrap();
+    assert!(log.contains("4 of them (4 to play)") && log.contains(&format!("4 of them ({} to play)", 4 - done)), "{log}");
+    assert!(log.contains("CANCELLED"), "the first run's lines are kept in the log: {log}");
 }
