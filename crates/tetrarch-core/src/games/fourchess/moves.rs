@@ -67,8 +67,11 @@ struct Ctx {
     self_check: bool,
     guard_partner: bool,
     attackers: Bb256,
-    own_lines: Bb256,
-    partner_lines: Bb256,
+    /// The mover's men that alone shield its King, or its partner's, from
+    /// a live enemy slider ([`Men::pinned`]): the only men besides the
+    /// King whose moves need a trial.
+    pinned_own: Bb256,
+    pinned_partner: Bb256,
 }
 
 impl FourChess {
@@ -86,8 +89,8 @@ impl FourChess {
 
     #[inline(always)]
     fn is_legal(&self, c: &Ctx, from: Sq, to: Sq, king: bool) -> bool {
-        let need_self = king || c.self_check || c.own_lines.has(from);
-        let need_partner = c.guard_partner && c.partner_lines.has(from);
+        let need_self = king || c.self_check || c.pinned_own.has(from);
+        let need_partner = c.guard_partner && c.pinned_partner.has(from);
         if !need_self && !need_partner {
             return true;
         }
@@ -116,16 +119,17 @@ impl FourChess {
         let pk = self.men.kings[p] as Sq;
         let guard_partner = inert >> p & 1 == 0 && !partner_check;
         let attackers = self.live_enemy_men(s, inert);
+        let own = self.men.by_seat[s];
+        let occ = self.men.occ;
         let c = Ctx {
             ksq,
             pk,
             self_check,
             guard_partner,
             attackers,
-            own_lines: QUEEN_LINES[ksq],
-            partner_lines: if guard_partner { QUEEN_LINES[pk] } else { Bb256::EMPTY },
+            pinned_own: if self_check { Bb256::EMPTY } else { self.men.pinned(ksq, own, attackers, occ) },
+            pinned_partner: if guard_partner { self.men.pinned(pk, own, attackers, occ) } else { Bb256::EMPTY },
         };
-        let own = self.men.by_seat[s];
         let empty = EXISTS & !self.men.occ;
         let capturable = attackers & !self.men.by_type[KING];
         let targets = empty | capturable;

@@ -110,8 +110,9 @@ struct Gen<'a> {
     /// Empty squares and enemy men.
     targets: Bb256,
     in_check: bool,
-    /// The queen lines through the King: only men on them can be pinned.
-    own_lines: Bb256,
+    /// The mover's men that alone shield its King from an enemy slider:
+    /// the only men besides the King whose moves need the trial.
+    pinned: Bb256,
     enemy_kings: Bb256,
 }
 
@@ -132,20 +133,20 @@ impl<'a> Gen<'a> {
             empty,
             targets: empty | enemies,
             in_check: men.attacked(ksq, enemies, occ),
-            own_lines: QUEEN_LINES[ksq],
+            pinned: men.pinned(ksq, men.by_seat[s], enemies, occ),
             enemy_kings: enemies & men.by_type[KING],
         }
     }
 
     /// Whether the move leaves the mover's King safe. A King capture is
     /// always legal; only King moves, en passant, moves while in check and
-    /// moves of men on the King's lines need the trial.
+    /// moves of pinned men need the trial ([`Men::pinned`]).
     #[inline(always)]
     fn legal(&self, from: Sq, to: Sq, king: bool, ep_victim: Option<Sq>) -> bool {
         if self.enemy_kings.has(to) {
             return true;
         }
-        if !(king || self.in_check || ep_victim.is_some() || self.own_lines.has(from)) {
+        if !(king || self.in_check || ep_victim.is_some() || self.pinned.has(from)) {
             return true;
         }
         let tb = Bb256::from_cell(to);
