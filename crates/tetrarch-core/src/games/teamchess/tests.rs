@@ -674,4 +674,16 @@ mod against_naive {
             assert_eq!(Naive::parse(s).perft(d), perft(&mut p, d), "{s}");
         }
     }
+
+    /// Depths 4 and 5 of the naive perft against §12: depth 5 is where the
+    /// en-passant entry's lasting until its owner moves again matters
+    /// (§6.3.2 note: 3,452,310 with it, 3,451,520 if only the next seat
+    /// could use it). Slow: `--ignored`.
+    #[test]
+    #[ignore]
+    fn naive_perft_depth_4_and_5() {
+        let naive = Naive::parse(START);
+        assert_eq!(naive.perft(4), 152_050);
+        assert_eq!(naive.perft(5), 3_452_310);
+    }
 }
