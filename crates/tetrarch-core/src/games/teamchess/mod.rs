@@ -4,11 +4,15 @@
 //!
 //! Module shape: `moves` (encoding, generation, make/unmake), `castle`
 //! (castling table), `rules` (end of the game), `notation` (position
-//! strings, FEN4, tokens), `pgn4` (game records), `eval`, `tests`.
+//! strings, FEN4, tokens), `pgn4` (game records), `eval`, `naive` (a
+//! second, deliberately simple implementation of the rules, test only),
+//! `tests`.
 
 mod castle;
 mod eval;
 mod moves;
+#[cfg(test)]
+mod naive;
 mod notation;
 pub mod pgn4;
 mod rules;
