@@ -37,6 +37,7 @@ pub mod report;
 pub mod runner;
 pub mod shard;
 pub mod stats;
+mod tally;
 pub mod tc;
 pub mod text;
 pub mod tournament;

@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use crate::record::GameRecord;
-use crate::runner::Tally;
+use crate::tally::Tally;
 use crate::stats::{Sprt, SprtState};
 
 /// Shard `k` of `n` (1-based `k`).
