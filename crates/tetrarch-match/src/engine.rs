@@ -21,7 +21,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::config::EngineConfig;
+use crate::engine_config::EngineConfig;
 
 /// Why the log (`--log`) cannot be written.
 #[derive(Debug, thiserror::Error)]

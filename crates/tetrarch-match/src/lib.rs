@@ -2,6 +2,7 @@
 //! the core crate as referee (see `docs/match.md`).
 //!
 //! - [`config`]: the command line (cutechess style) and its checks;
+//!   [`engine_config`]: one engine's settings (`--engine KEY=VALUE…`);
 //! - [`engine`]: an engine process (reader/writer threads, deadlines);
 //! - [`play`]: one game: clocks, referee, adjudication, result;
 //! - [`runner`]: scheduling, concurrency, records, progress, final table;
@@ -25,6 +26,7 @@
 pub mod config;
 pub mod dialect;
 pub mod engine;
+pub mod engine_config;
 pub mod fuzzing;
 pub mod games;
 pub mod identity;

@@ -390,7 +390,7 @@ fn rule_options<G: GameInfo>(cfg: &Config, variant: &'static str) -> Result<(G::
         .iter()
         .map(|e| {
             let mut o = e.options.clone();
-            if e.proto == crate::config::Proto::FourPChess {
+            if e.proto == crate::engine_config::Proto::FourPChess {
                 return o; // that dialect knows only its own options
             }
             for r in &rules {
@@ -534,7 +534,7 @@ fn earlier_records<G: GameInfo>(cfg: &Config, plan: &mut Plan<G>) -> Result<Vec<
 fn check_engines_start<G: GameInfo>(cfg: &Config, plan: &Plan<G>, log: &Option<Arc<Log>>) -> Result<(), RunError> {
     for (e, ecfg) in cfg.engines.iter().enumerate() {
         let mut p = EngineProc::spawn(ecfg, log.clone())?;
-        let r = p.init(plan.variant, &plan.engine_options[e], ecfg.proto == crate::config::Proto::Tetrarch, HANDSHAKE);
+        let r = p.init(plan.variant, &plan.engine_options[e], ecfg.proto == crate::engine_config::Proto::Tetrarch, HANDSHAKE);
         p.shutdown();
         r.map_err(|source| RunError::EngineHandshake { name: ecfg.name.clone(), source })?;
     }
