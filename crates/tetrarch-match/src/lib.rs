@@ -10,7 +10,8 @@
 //! - [`tournament`]: round-robins and gauntlets of any number of engines:
 //!   the schedule, the tables, the Elo fit;
 //! - [`record`], [`json`]: the JSON Lines records; [`pgn`]: PGN-style text;
-//! - [`shard`]: `--shard K/N` and the shards' shared folder (`--records-dir`);
+//! - [`shard`]: `--shard K/N`; [`shared`]: the shards' shared folder
+//!   (`--records-dir`) and their SPRT;
 //!   [`report`]: `tetrarch match report`, one table over records files;
 //!   [`identity`]: the match fingerprint the records carry;
 //! - [`openings`]: opening files and generated openings; [`games`]: the
@@ -38,6 +39,7 @@ pub mod record;
 pub mod report;
 pub mod runner;
 pub mod shard;
+pub mod shared;
 pub mod stats;
 mod tally;
 pub mod tc;

@@ -1,7 +1,7 @@
 //! The results of a match so far ([`Tally`]): counted game by game, shown
 //! on the progress line, printed as the final table and written as JSON
 //! (`tetrarch match report --json`). The runner, `tetrarch match report` and
-//! the shards' shared SPRT all count with it.
+//! the shards' shared SPRT ([`crate::shared`]) all count with it.
 
 use std::collections::{BTreeMap, HashMap};
 
