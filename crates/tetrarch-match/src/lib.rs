@@ -16,7 +16,9 @@
 //!   [`identity`]: the match fingerprint the records carry;
 //! - [`openings`]: opening files and generated openings; [`games`]: the
 //!   variant dispatch; [`tc`]: time controls and clocks; [`text`]: engine
-//!   text made safe for a terminal and a PGN file.
+//!   text made safe for a terminal and a PGN file;
+//! - [`os`]: process groups, signals and CPU time (Unix), and the portable
+//!   fallback; [`interrupt`]: whether a signal interrupted the runner.
 //!
 //! The entry point is [`main_with_args`] (exit code 0, 1 for a failure during
 //! the match, 2 for bad input found before the first game).
@@ -31,8 +33,10 @@ pub mod engine_config;
 pub mod fuzzing;
 pub mod games;
 pub mod identity;
+pub mod interrupt;
 pub mod json;
 pub mod openings;
+pub mod os;
 pub mod pgn;
 pub mod play;
 pub mod record;
@@ -80,7 +84,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
             return 2;
         }
     };
-    engine::stop_engines_on_signals();
+    os::stop_engines_on_signals();
     match run(cfg) {
         Ok(_) => 0,
         Err(e) => {

@@ -16,8 +16,8 @@ use clap::{CommandFactory, FromArgMatches, Parser};
 
 use crate::games::{format_of, Format, GameInfo, GameVisitor};
 use crate::record::{read_records, GameRecord, RecordsError};
-use crate::tally::Tally;
 use crate::stats::Sprt;
+use crate::tally::Tally;
 use crate::tournament::{Kind, TournamentTally};
 
 /// `tetrarch match report`: one result table over records files

@@ -245,17 +245,6 @@ impl GameVisitor for RunVisitor {
     }
 }
 
-/// CPU time of this process (all threads), seconds, from `/proc/self/stat`.
-pub fn cpu_seconds() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let rest = &s[s.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    // Fields 14 and 15 of the file (utime, stime) are 11 and 12 after the name.
-    let ut: f64 = f.get(11)?.parse().ok()?;
-    let st: f64 = f.get(12)?.parse().ok()?;
-    Some((ut + st) / 100.0) // USER_HZ is 100 on Linux
-}
-
 /// The shards' shared folder and the SPRT over all of them, with this
 /// shard (`--records-dir` with `--sprt`).
 type SharedSprt<'a> = (&'a Mutex<SharedFolder>, &'a crate::stats::Sprt, Shard);
@@ -780,7 +769,7 @@ fn final_table(cfg: &Config, c: &mut Collector<'_>, decision: Option<Decision>, 
     table.push(format!(
         "  Runner: {:.1} s wall, {} CPU (its own threads, not the engines)",
         wall.elapsed().as_secs_f64(),
-        cpu_seconds().map_or("?".to_string(), |c| format!("{c:.2} s"))
+        crate::os::cpu_seconds().map_or("?".to_string(), |c| format!("{c:.2} s"))
     ));
     table
 }
@@ -800,7 +789,7 @@ fn play_games<G: GameInfo>(workers: &Workers<'_, G>, c: &mut Collector<'_>, thre
         }
         drop(tx);
         for rec in rx {
-            if crate::engine::interrupted() {
+            if crate::interrupt::interrupted() {
                 break;
             }
             c.take(&rec);
