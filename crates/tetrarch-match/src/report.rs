@@ -7,7 +7,7 @@
 //! copied) counts once: the first, in the order of the arguments (a
 //! directory's and a pattern's files in name order); a copy that differs
 //! from it is named in a note. The table is the match's own
-//! ([`crate::tally`]), with games added in the order of their numbers.
+//! (`tally.rs`), with games added in the order of their numbers.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
