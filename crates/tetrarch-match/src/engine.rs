@@ -7,21 +7,21 @@
 //! [`QUEUE`] lines wait for the runner (the reader then waits, and so does
 //! the engine writing), so an engine cannot grow the runner's memory.
 //!
-//! Each engine runs in its own process group (`process_group(0)`), and
-//! ending it kills the whole group (`killpg`, through the `nix` crate's safe
-//! wrapper): an engine started through a shell script without `exec`, or
-//! one that starts helpers, leaves nothing behind. The same holds when the
-//! runner itself is interrupted ([`stop_engines_on_signals`]).
+//! On Unix each engine runs in its own process group, and ending it kills
+//! the whole group: an engine started through a shell script without
+//! `exec`, or one that starts helpers, leaves nothing behind. The same
+//! holds when the runner itself is interrupted
+//! ([`crate::os::stop_engines_on_signals`]). The system calls are in
+//! [`crate::os`]; elsewhere an engine is one process.
 
 use std::io::{BufRead, BufReader, Write};
-use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::config::EngineConfig;
+use crate::engine_config::EngineConfig;
+use crate::os::{kill_group, own_process_group, register_group};
 
 /// Why the log (`--log`) cannot be written.
 #[derive(Debug, thiserror::Error)]
@@ -207,74 +207,6 @@ pub fn read_line_capped(r: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> 
     }
 }
 
-/// The process groups of the engines alive now, for
-/// [`stop_engines_on_signals`]. 0 is a free slot.
-static LIVE: [AtomicI32; 1024] = [const { AtomicI32::new(0) }; 1024];
-/// Set on a signal: no record is written after it (a game its engines
-/// were killed in is not a forfeit).
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// Whether the runner was interrupted (SIGINT, SIGTERM, SIGHUP).
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
-}
-
-fn register_group(pgid: u32) {
-    if let Ok(id) = i32::try_from(pgid) {
-        // A full table (more than 1,024 engines at once) only loses the
-        // clean-up on a signal.
-        let _ = LIVE.iter().find(|s| s.compare_exchange(0, id, Ordering::SeqCst, Ordering::SeqCst).is_ok());
-    }
-}
-
-fn unregister_group(pgid: u32) {
-    if let Ok(id) = i32::try_from(pgid) {
-        if let Some(s) = LIVE.iter().find(|s| s.load(Ordering::SeqCst) == id) {
-            let _ = s.compare_exchange(id, 0, Ordering::SeqCst, Ordering::SeqCst);
-        }
-    }
-}
-
-/// Stops the engines when the runner is interrupted (SIGINT, SIGTERM,
-/// SIGHUP): engines lead process groups of their own, so a Ctrl-C at the
-/// terminal or a `kill` of the runner does not reach them, and an engine
-/// that does not stop at the end of its input would be left running. A
-/// thread (the `signal-hook` crate's safe iterator: no code runs in the
-/// handler itself) marks the runner interrupted, kills every live group,
-/// then ends the process as the signal would have. Installed once, by the
-/// match entry point.
-pub fn stop_engines_on_signals() {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else { return };
-        let _ = std::thread::Builder::new().name("signals".into()).spawn(move || {
-            if let Some(sig) = signals.forever().next() {
-                INTERRUPTED.store(true, Ordering::SeqCst);
-                for s in &LIVE {
-                    let id = s.swap(0, Ordering::SeqCst);
-                    if id > 0 {
-                        let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(id), nix::sys::signal::Signal::SIGKILL);
-                    }
-                }
-                let _ = signal_hook::low_level::emulate_default_handler(sig);
-                std::process::exit(128 + sig);
-            }
-        });
-    });
-}
-
-/// Kills every process of the group `pgid` (an engine and whatever it
-/// started); an empty group is not an error.
-fn kill_group(pgid: u32) {
-    unregister_group(pgid);
-    if let Ok(id) = i32::try_from(pgid) {
-        if id > 0 {
-            let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(id), nix::sys::signal::Signal::SIGKILL);
-        }
-    }
-}
-
 /// A running engine.
 pub struct EngineProc {
     child: Child,
@@ -285,7 +217,7 @@ pub struct EngineProc {
     log: Option<Arc<Log>>,
     /// Set once the process has ended or misbehaved: it is not used again.
     pub broken: bool,
-    /// Its process group (its pid: it leads a group of its own).
+    /// Its process group (its pid: on Unix it leads a group of its own).
     pgid: u32,
     /// The group was killed (never again: its id may be reused later).
     ended: bool,
@@ -300,7 +232,7 @@ impl EngineProc {
         cmd.args(&cfg.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
         // Its own process group (the group id is the child's pid), so that
         // ending the engine ends whatever it started too.
-        cmd.process_group(0);
+        own_process_group(&mut cmd);
         if let Some(d) = &cfg.dir {
             cmd.current_dir(d);
         }

@@ -2,6 +2,7 @@
 //! the core crate as referee (see `docs/match.md`).
 //!
 //! - [`config`]: the command line (cutechess style) and its checks;
+//!   [`engine_config`]: one engine's settings (`--engine KEY=VALUE…`);
 //! - [`engine`]: an engine process (reader/writer threads, deadlines);
 //! - [`play`]: one game: clocks, referee, adjudication, result;
 //! - [`runner`]: scheduling, concurrency, records, progress, final table;
@@ -9,12 +10,15 @@
 //! - [`tournament`]: round-robins and gauntlets of any number of engines:
 //!   the schedule, the tables, the Elo fit;
 //! - [`record`], [`json`]: the JSON Lines records; [`pgn`]: PGN-style text;
-//! - [`shard`]: `--shard K/N` and the shards' shared folder (`--records-dir`);
+//! - [`shard`]: `--shard K/N`; [`shared`]: the shards' shared folder
+//!   (`--records-dir`) and their SPRT;
 //!   [`report`]: `tetrarch match report`, one table over records files;
 //!   [`identity`]: the match fingerprint the records carry;
 //! - [`openings`]: opening files and generated openings; [`games`]: the
 //!   variant dispatch; [`tc`]: time controls and clocks; [`text`]: engine
-//!   text made safe for a terminal and a PGN file.
+//!   text made safe for a terminal and a PGN file;
+//! - [`os`]: process groups, signals and CPU time (Unix), and the portable
+//!   fallback; [`interrupt`]: whether a signal interrupted the runner.
 //!
 //! The entry point is [`main_with_args`] (exit code 0, 1 for a failure during
 //! the match, 2 for bad input found before the first game).
@@ -25,18 +29,23 @@
 pub mod config;
 pub mod dialect;
 pub mod engine;
+pub mod engine_config;
 pub mod fuzzing;
 pub mod games;
 pub mod identity;
+pub mod interrupt;
 pub mod json;
 pub mod openings;
+pub mod os;
 pub mod pgn;
 pub mod play;
 pub mod record;
 pub mod report;
 pub mod runner;
 pub mod shard;
+pub mod shared;
 pub mod stats;
+mod tally;
 pub mod tc;
 pub mod text;
 pub mod tournament;
@@ -75,7 +84,7 @@ pub fn main_with_args(args: &[String]) -> i32 {
             return 2;
         }
     };
-    engine::stop_engines_on_signals();
+    os::stop_engines_on_signals();
     match run(cfg) {
         Ok(_) => 0,
         Err(e) => {

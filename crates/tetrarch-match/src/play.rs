@@ -13,10 +13,10 @@ use std::time::{Duration, Instant};
 use tetrarch_core::game::{GameResult, Outcome, Seat, TokenError};
 use tetrarch_core::turns::{parse_turn, play_turn};
 
-use crate::config::Proto;
-use crate::config::{Config, EngineConfig};
+use crate::config::Config;
 use crate::dialect::{self, DialectLine};
 use crate::engine::{info_score, EngineProc, EngineStartError, HandshakeError, Log, WaitError};
+use crate::engine_config::{EngineConfig, Proto};
 use crate::games::{format_of, Format, GameInfo};
 use crate::openings::Opening;
 use crate::record::{Decided, GameRecord};

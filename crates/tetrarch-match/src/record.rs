@@ -277,7 +277,7 @@ impl RecordWriter {
     /// Appends one record and flushes; nothing once the runner was
     /// interrupted (its engines were killed: the game did not end).
     pub fn write(&mut self, r: &GameRecord) -> std::io::Result<()> {
-        if crate::engine::interrupted() {
+        if crate::interrupt::interrupted() {
             return Ok(());
         }
         let mut line = r.to_json();

@@ -7,7 +7,7 @@
 //! copied) counts once: the first, in the order of the arguments (a
 //! directory's and a pattern's files in name order); a copy that differs
 //! from it is named in a note. The table is the match's own
-//! ([`crate::runner`]), with games added in the order of their numbers.
+//! (`tally.rs`), with games added in the order of their numbers.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,8 +16,8 @@ use clap::{CommandFactory, FromArgMatches, Parser};
 
 use crate::games::{format_of, Format, GameInfo, GameVisitor};
 use crate::record::{read_records, GameRecord, RecordsError};
-use crate::runner::Tally;
 use crate::stats::Sprt;
+use crate::tally::Tally;
 use crate::tournament::{Kind, TournamentTally};
 
 /// `tetrarch match report`: one result table over records files
