@@ -8,8 +8,6 @@
 //! of the `tetrarch gui` API (`docs/protocol.md`, "Board description").
 //! Nothing here knows a rule or JSON.
 
-use crate::game::Seat;
-
 /// The outline of a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
@@ -26,13 +24,14 @@ pub struct PieceView {
     pub glyph: String,
     /// The game's code of the piece (`wK`, `dA`, `sm`), for tooltips.
     pub kind: String,
-    /// The owner, `None` for a neutral piece (an empty blocker).
-    pub seat: Option<Seat>,
+    /// The owner (a seat index, `game::Seat`), `None` for a neutral piece
+    /// (an empty blocker).
+    pub seat: Option<usize>,
 }
 
 impl PieceView {
     /// A piece of `seat`.
-    pub fn new(glyph: impl Into<String>, kind: impl Into<String>, seat: Option<Seat>) -> Self {
+    pub fn new(glyph: impl Into<String>, kind: impl Into<String>, seat: Option<usize>) -> Self {
         PieceView { glyph: glyph.into(), kind: kind.into(), seat }
     }
 }
@@ -73,7 +72,7 @@ pub struct SeatView {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReserveView {
     /// Whose they are (`None`: nobody's).
-    pub seat: Option<Seat>,
+    pub seat: Option<usize>,
     /// What they are (`captured`).
     pub label: &'static str,
     /// The pieces.

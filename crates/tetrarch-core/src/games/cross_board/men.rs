@@ -25,6 +25,22 @@ pub const fn code_type(c: u8) -> usize {
 /// No King on the board (`teamchess` after a King capture).
 pub const NO_KING: u8 = 0;
 
+/// The cells a man of type `ty` of `seat` on `s` attacks (occupancy
+/// `occ`), its pawns moving in the seat's own direction (`PAWN`; the
+/// reversed pawns of Four-handed Chess, `RPAWN`, attack nothing here).
+#[inline(always)]
+pub fn attacks_of(seat: usize, ty: usize, s: Sq, occ: Bb256) -> Bb256 {
+    match ty {
+        PAWN => PAWN_CAPS[seat][s],
+        KNIGHT => KNIGHT_STEPS[s],
+        BISHOP => bishop_attacks(s, occ),
+        ROOK => rook_attacks(s, occ),
+        QUEEN => bishop_attacks(s, occ) | rook_attacks(s, occ),
+        KING => KING_STEPS[s],
+        _ => Bb256::EMPTY,
+    }
+}
+
 /// The men and where they stand.
 #[derive(Clone, Debug)]
 pub struct Men {

@@ -31,6 +31,7 @@ use crate::games::cross_board::board::{
     bishop_attacks, file, rank, rook_attacks, sq, step, Sq, DIRS, KING_STEPS, KNIGHT_STEPS, PAWN_CAPS,
 };
 use crate::games::cross_board::eval_geometry::centre_bonus;
+use crate::games::cross_board::men::attacks_of;
 use crate::games::cross_board::piece::*;
 
 /// Piece values by type (P, -, N, B, R, Q, K), for move ordering. A King
@@ -196,20 +197,6 @@ struct Attacks {
     pawn: Bb256,
     minor: Bb256,
     rook: Bb256,
-}
-
-/// The cells a man of `seat` of type `ty` on `s` attacks.
-#[inline(always)]
-pub(super) fn attacks_of(seat: usize, ty: usize, s: Sq, occ: Bb256) -> Bb256 {
-    match ty {
-        PAWN => PAWN_CAPS[seat][s],
-        KNIGHT => KNIGHT_STEPS[s],
-        BISHOP => bishop_attacks(s, occ),
-        ROOK => rook_attacks(s, occ),
-        QUEEN => bishop_attacks(s, occ) | rook_attacks(s, occ),
-        KING => KING_STEPS[s],
-        _ => Bb256::EMPTY,
-    }
 }
 
 /// The King's zone: its cell and its neighbours.

@@ -5,7 +5,7 @@ use crate::bitboard::Bb256;
 use crate::games::cross_board::board::*;
 use crate::games::cross_board::enemies_mask;
 use crate::games::cross_board::keys;
-use crate::games::cross_board::men::{code, code_seat, code_type, Men, NO_KING};
+use crate::games::cross_board::men::{attacks_of, code, code_seat, code_type, Men, NO_KING};
 use crate::games::cross_board::piece::*;
 use arrayvec::ArrayVec;
 
@@ -479,7 +479,7 @@ impl TeamChess {
         let mut occ = self.men.occ;
         occ.clear(from);
         occ.set(to);
-        let direct = super::eval::attacks_of(seat, m.promotion().unwrap_or(ty), to, occ).has(k);
+        let direct = attacks_of(seat, m.promotion().unwrap_or(ty), to, occ).has(k);
         let mut others = self.men.men_of(enemies_mask(next));
         others.clear(from);
         direct || self.men.attacked(k, others, occ)
