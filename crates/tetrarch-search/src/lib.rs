@@ -20,6 +20,10 @@
 //! [`SearchHints::is_tactical`] actions only, at most 8 plies; the table gives it
 //! cut-offs and its first action and keeps its results at depth 0).
 //!
+//! The numbers here are the defaults of [`SearchParams`] (`params.rs`),
+//! which also switch each technique off (`docs/search.md`, "Search
+//! parameters").
+//!
 //! Selectivity, each where the game model says it is sound (see
 //! `docs/search.md`):
 //! - **Check extension**: an action after which the side to move is
@@ -87,7 +91,7 @@
 //!
 //! **Code.** `score.rs`: the score scale (`MATE`, `MATE_BOUND`, `INF`) and
 //! the ply limits. `search/`: one `Worker` per thread, split by algorithm:
-//! `mod.rs` (the worker, its per-ply stack, the tuning switches), `root.rs`
+//! `mod.rs` (the worker, its per-ply stack), `root.rs`
 //! (root list, aspiration windows, MultiPV lines, the helpers' loop),
 //! `pvs.rs` (negamax/PVS in numbered steps), `brs.rs` (Best-Reply Search),
 //! `maxn.rs` (max^n), `qsearch.rs` (quiescence), `ordering.rs` (the move
