@@ -469,6 +469,15 @@ pub trait SearchHints: Rules {
     /// actions it has.
     const TURNS_TO_GO: u32 = 30;
 
+    /// The game's own defaults of search parameters, as `(name, value)`
+    /// pairs that the search applies over its defaults. The names and
+    /// ranges are the search's (`docs/search.md`, "Search parameters";
+    /// a name the search does not know, or a value outside its range, is a
+    /// bug that the search reports when it starts); the core knows them
+    /// only as text. The default: none (every game searches with the
+    /// search's defaults).
+    const SEARCH_PARAMS: &'static [(&'static str, i32)] = &[];
+
     /// The actions a search considers: every legal action by default. A
     /// game whose lists can be too long to generate within a move's time may
     /// leave out a documented class of actions (Quadranj: long unstacking

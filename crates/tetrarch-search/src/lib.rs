@@ -20,6 +20,10 @@
 //! [`SearchHints::is_tactical`] actions only, at most 8 plies; the table gives it
 //! cut-offs and its first action and keeps its results at depth 0).
 //!
+//! The numbers here are the defaults of [`SearchParams`] (`params.rs`),
+//! which also switch each technique off (`docs/search.md`, "Search
+//! parameters").
+//!
 //! Selectivity, each where the game model says it is sound (see
 //! `docs/search.md`):
 //! - **Check extension**: an action after which the side to move is
@@ -87,7 +91,7 @@
 //!
 //! **Code.** `score.rs`: the score scale (`MATE`, `MATE_BOUND`, `INF`) and
 //! the ply limits. `search/`: one `Worker` per thread, split by algorithm:
-//! `mod.rs` (the worker, its per-ply stack, the tuning switches), `root.rs`
+//! `mod.rs` (the worker, its per-ply stack), `root.rs`
 //! (root list, aspiration windows, MultiPV lines, the helpers' loop),
 //! `pvs.rs` (negamax/PVS in numbered steps), `brs.rs` (Best-Reply Search),
 //! `maxn.rs` (max^n), `qsearch.rs` (quiescence), `ordering.rs` (the move
@@ -172,11 +176,13 @@ pub trait Searchable: Rules + Evaluation + SearchHints {}
 impl<T: Rules + Evaluation + SearchHints> Searchable for T {}
 
 mod hash;
+mod params;
 mod score;
 mod search;
 mod time;
 mod tt;
 
+pub use params::{ParamError, ParamSpec, SearchParams};
 use score::{outcome_value, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY};
 use search::{RootInfo, Shared, Worker, HIST_LEN};
 use time::TimeControl;
@@ -330,9 +336,13 @@ pub struct SearchResult<A> {
     pub nodes: u64,
 }
 
-/// A searcher with its transposition table, reused across searches.
+/// A searcher with its transposition table, reused across searches, and
+/// the search parameters it searches with.
 pub struct Searcher<G: Searchable> {
     tt: Tt,
+    /// Set by the owner ([`Searcher::set_params`]); from the game's
+    /// defaults ([`SearchParams::for_game`]) until then.
+    params: SearchParams,
     /// Per-thread history tables (kept across searches, halved at each).
     histories: Vec<Box<[search::Hist]>>,
     _g: std::marker::PhantomData<fn() -> G>,
@@ -343,9 +353,26 @@ fn new_history() -> Box<[search::Hist]> {
 }
 
 impl<G: Searchable> Searcher<G> {
-    /// A searcher with a table of `hash_mb` MiB.
+    /// A searcher with a table of `hash_mb` MiB and the game's default
+    /// parameters ([`SearchParams::for_game`]).
     pub fn new(hash_mb: usize) -> Self {
-        Searcher { tt: Tt::new(hash_mb), histories: Vec::new(), _g: std::marker::PhantomData }
+        Searcher {
+            tt: Tt::new(hash_mb),
+            params: SearchParams::for_game::<G>(),
+            histories: Vec::new(),
+            _g: std::marker::PhantomData,
+        }
+    }
+
+    /// The parameters the searches use.
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// The parameters the next searches use (they stay until set again;
+    /// [`Searcher::clear`] keeps them).
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
     }
 
     /// Resizes (and clears) the table.
@@ -394,7 +421,7 @@ impl<G: Searchable> Searcher<G> {
         stop: &AtomicBool,
         info: &mut dyn FnMut(&Info<G::Action>),
     ) -> SearchResult<G::Action> {
-        let tc = TimeControl::new(limits, Instant::now(), G::TURNS_TO_GO);
+        let tc = TimeControl::new(limits, Instant::now(), G::TURNS_TO_GO, &self.params);
         self.tt.new_search();
 
         let mut list = G::Actions::default();
@@ -425,6 +452,7 @@ impl<G: Searchable> Searcher<G> {
         let wait_for_stop = limits.infinite && limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none();
         let tt = &self.tt;
         let weights = config.weights_for(root);
+        let params = &self.params;
 
         let (out, main_hist, helper_hists) = std::thread::scope(|s| {
             let shared = &shared;
@@ -433,7 +461,7 @@ impl<G: Searchable> Searcher<G> {
                 let id = i + 1;
                 let spawned =
                     std::thread::Builder::new().name(format!("search-{id}")).stack_size(16 << 20).spawn_scoped(s, move || {
-                        let mut w = Worker::new(root, history, tt, shared, id, None, None, h, config.strategy, weights);
+                        let mut w = Worker::new(root, history, tt, shared, id, None, None, h, config.strategy, weights, params);
                         w.restrict_root(&limits.root_turns);
                         w.helper_loop(max_depth);
                         w.history
@@ -443,7 +471,8 @@ impl<G: Searchable> Searcher<G> {
                     handles.push(handle);
                 }
             }
-            let mut w = Worker::new(root, history, tt, shared, 0, Some(&tc), limits.nodes, main_hist, config.strategy, weights);
+            let mut w =
+                Worker::new(root, history, tt, shared, 0, Some(&tc), limits.nodes, main_hist, config.strategy, weights, params);
             w.multipv = config.multipv;
             w.restrict_root(&limits.root_turns);
             let out = main_loop(&mut w, root, &tc, limits, config, max_depth, info);
@@ -502,7 +531,7 @@ impl<G: Searchable> Searcher<G> {
         }
         let hist = std::mem::replace(&mut self.histories[0], new_history());
         let weights = config.weights_for(root);
-        let mut w = Worker::new(root, &[], &self.tt, &shared, 0, None, None, hist, config.strategy, weights);
+        let mut w = Worker::new(root, &[], &self.tt, &shared, 0, None, None, hist, config.strategy, weights, &self.params);
         w.qs_pv = true;
         let v = w.qsearch(0, -INF, INF, 0);
         let line = w.pv_line();
@@ -526,7 +555,6 @@ fn main_loop<G: Searchable>(
     let mut completed = 0;
     let mut last_best = None;
     let mut stable = 0;
-    let use_tm = !search::off("tm");
     for depth in 1..=max_depth {
         let mut done = true;
         for k in 0..lines {
@@ -560,7 +588,7 @@ fn main_loop<G: Searchable>(
         let changed = last_best.is_some_and(|b| b != best);
         stable = if changed { 0 } else { stable + 1 };
         last_best = Some(best);
-        let scale = if use_tm { time::stability_scale(changed, stable) } else { 1.0 };
+        let scale = if w.params().tm { time::stability_scale(changed, stable, w.params()) } else { 1.0 };
         if tc.stop_iterating(scale) || limits.nodes.is_some_and(|l| nodes >= l) || w.stop_requested() {
             break;
         }

@@ -164,6 +164,27 @@ fn teamchess_late_move_pruning_keeps_the_quiet_mating_check() {
     }
 }
 
+/// The switch `LmpChk` set off through the parameters (what
+/// `TETRARCH_SEARCH_OFF=lmpchk` does in the binary) misses the mate of
+/// the test above at depth 4: the parameter reaches the search.
+#[test]
+fn teamchess_late_move_pruning_without_checks_misses_the_mate_at_depth_4() {
+    let g: TeamChess = pos("teamchess", "1yK4yR1/8/8/4yP9/14/12gN1/14/1bK10gPgK/14/14/11gP1gR/8/5gR1rP/1bRrNrK4 r - - 0 1");
+    let mut s = Searcher::new(4);
+    assert!(s.params().lmp_chk, "on by default");
+    let mut p = s.params().clone();
+    p.set("LmpChk", 0).unwrap();
+    s.set_params(p);
+    let r = search(&mut s, &g, 4, &Config::default());
+    assert!(matches!(r.score, Score::Cp(_)), "{:?} at depth 4 without the quiet checks", r.score);
+    // Late-move pruning off altogether searches every quiet move: the mate again.
+    let mut p = s.params().clone();
+    p.set_text("LmpChk=1 Lmp=0").unwrap();
+    s.set_params(p);
+    s.clear();
+    assert_eq!(search(&mut s, &g, 4, &Config::default()).score, Score::Mate(-1));
+}
+
 #[test]
 fn mate_scores_survive_the_table() {
     // The same searcher (its table full of mate scores from the first

@@ -256,7 +256,7 @@ impl Engine {
             }
             .and_then(|d| {
                 self.stop_job();
-                Ok(perft_bench::bench(d, None, &self.out).map(|_| ())?)
+                Ok(perft_bench::bench(d, None, &self.settings.search_params, &self.out).map(|_| ())?)
             }),
             "d" => {
                 self.session.display(&self.out);
@@ -385,6 +385,19 @@ impl Engine {
                 Generic::Strategy => self.settings.strategy = options::STRATEGIES.iter().find(|s| **s == v).copied(),
                 Generic::TurnCap => self.settings.turn_cap = n() as u32,
                 Generic::ClearHash => {}
+            }
+            return Ok(());
+        }
+        if let Some(spec) = options::search_param(&name) {
+            // Hidden: not in `uci`'s list (docs/protocol.md).
+            let kind = tetrarch_core::game::OptionKind::Spin {
+                default: i64::from(spec.default),
+                min: i64::from(spec.min),
+                max: i64::from(spec.max),
+            };
+            let v = check_value(&format!("{}{}", options::SEARCH_PARAM_PREFIX, spec.name), &kind, value)?;
+            if apply {
+                self.settings.set_search_param(spec.name, v.parse().unwrap_or(spec.default));
             }
             return Ok(());
         }

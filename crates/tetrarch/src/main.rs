@@ -225,9 +225,24 @@ struct TuneCommand {
     freeze: Vec<String>,
 }
 
+/// The search switches `TETRARCH_SEARCH_OFF` turns off, for the protocol
+/// loop and `bench` (A/B matches and the scripts that run them): read here,
+/// in the binary only, and mapped onto the search parameters as
+/// `setoption name Search_<switch> value 0` would (docs/search.md, "Search
+/// parameters"). A word that names no switch is ignored with a warning.
+fn search_off_from_env() -> Vec<(&'static str, i32)> {
+    let text = std::env::var(tetrarch::options::SEARCH_OFF_ENV).unwrap_or_default();
+    let (off, unknown) = tetrarch::options::search_off(&text);
+    for w in unknown {
+        eprintln!("warning: {}: `{w}` names no search switch (ignored)", tetrarch::options::SEARCH_OFF_ENV);
+    }
+    off
+}
+
 /// The protocol loop on standard input and output.
 fn protocol_loop(variant: &str) -> ExitCode {
-    let mut engine = Engine::with_variant(Out::stdout(), variant).expect("the variant was checked");
+    let settings = tetrarch::Settings { search_params: search_off_from_env(), ..tetrarch::Settings::default() };
+    let mut engine = Engine::with_settings(Out::stdout(), variant, settings).expect("the variant was checked");
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut buf = Vec::new();
@@ -405,6 +420,6 @@ fn bench(depth: Option<u32>, variant: Option<&str>) -> Result<ExitCode, CliError
     if depth == Some(0) {
         return Err(CliError::BenchDepth);
     }
-    perft_bench::bench(depth, variant, &Out::stdout())?;
+    perft_bench::bench(depth, variant, &search_off_from_env(), &Out::stdout())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -2,7 +2,8 @@
 //! grammar, and checking a value against an option's kind.
 
 use tetrarch_core::eval::WeightsError;
-use tetrarch_core::game::{OptionKind, OptionSpec, PositionError};
+use tetrarch_core::game::{OptionKind, OptionSpec, PositionError, SearchHints};
+use tetrarch_search::{ParamSpec, SearchParams};
 
 use crate::out::quote;
 
@@ -236,6 +237,10 @@ pub struct Settings {
     /// UGI's words in 2-seat variants, and `bestmove` carries `ponder` only
     /// when [`Settings::ponder`] is on.
     pub ugi: bool,
+    /// The search parameters set by the hidden `setoption name
+    /// Search_<Name>` (or by `TETRARCH_SEARCH_OFF`, [`search_off`]), by
+    /// their names, over each game's defaults; each name at most once.
+    pub search_params: Vec<(&'static str, i32)>,
 }
 
 impl Default for Settings {
@@ -250,6 +255,7 @@ impl Default for Settings {
             turn_cap: 0,
             ponder: false,
             ugi: false,
+            search_params: Vec::new(),
         }
     }
 }
@@ -261,6 +267,69 @@ impl Settings {
     pub fn ponder_in_bestmove(&self) -> bool {
         !self.ugi || self.ponder
     }
+
+    /// Sets search parameter `name` (a [`ParamSpec::name`]) for every
+    /// variant's searches; the value is checked by the caller.
+    pub fn set_search_param(&mut self, name: &'static str, value: i32) {
+        match self.search_params.iter_mut().find(|(n, _)| *n == name) {
+            Some(p) => p.1 = value,
+            None => self.search_params.push((name, value)),
+        }
+    }
+
+    /// The parameters of a search of game `G`: its defaults with
+    /// [`Settings::search_params`] over them.
+    pub fn search_params_for<G: SearchHints>(&self) -> SearchParams {
+        search_params_for::<G>(&self.search_params)
+    }
+}
+
+/// The parameters of a search of game `G`: its defaults
+/// ([`SearchParams::for_game`]) with `set` over them (names and values as
+/// `setoption` checked them: a refused one would be a bug, and is left out).
+pub fn search_params_for<G: SearchHints>(set: &[(&'static str, i32)]) -> SearchParams {
+    let mut p = SearchParams::for_game::<G>();
+    for &(n, v) in set {
+        let r = p.set(n, i64::from(v));
+        debug_assert!(r.is_ok(), "{r:?}");
+    }
+    p
+}
+
+/// The prefix of the hidden options that set search parameters
+/// (`setoption name Search_FutMargin value 200`; docs/protocol.md).
+pub const SEARCH_PARAM_PREFIX: &str = "Search_";
+
+/// The search parameter a hidden option name (`Search_<Name>`, any case)
+/// sets, if any.
+pub fn search_param(option: &str) -> Option<&'static ParamSpec> {
+    let n = SEARCH_PARAM_PREFIX.len();
+    let head = option.get(..n)?;
+    if !head.eq_ignore_ascii_case(SEARCH_PARAM_PREFIX) {
+        return None;
+    }
+    SearchParams::spec(&option[n..])
+}
+
+/// The environment variable of the A/B matches: its comma-separated words
+/// name search switches to turn off (docs/search.md, "Search parameters").
+pub const SEARCH_OFF_ENV: &str = "TETRARCH_SEARCH_OFF";
+
+/// The settings `TETRARCH_SEARCH_OFF=<text>` stands for: each word (any
+/// case) a switch ([`ParamSpec::switch`]) set to 0, as `setoption name
+/// Search_<word> value 0` would. Returns those and the words that name no
+/// switch (ignored, as they always were; the binary warns).
+pub fn search_off(text: &str) -> (Vec<(&'static str, i32)>, Vec<String>) {
+    let mut off = Vec::new();
+    let mut unknown = Vec::new();
+    for w in text.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+        match SearchParams::specs().iter().find(|s| s.switch && s.name.eq_ignore_ascii_case(w)) {
+            Some(s) if !off.iter().any(|&(n, _)| n == s.name) => off.push((s.name, 0)),
+            Some(_) => {}
+            None => unknown.push(w.to_string()),
+        }
+    }
+    (off, unknown)
 }
 
 /// The generic options (besides `UCI_Variant`).

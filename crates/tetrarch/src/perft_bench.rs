@@ -170,6 +170,7 @@ pub fn perft_cli(args: &PerftArgs, out: &Out) -> Result<(), PerftBenchError> {
 
 struct BenchVisitor<'a> {
     depth: Option<u32>,
+    params: &'a [(&'static str, i32)],
     out: &'a Out,
     nodes: &'a mut u64,
     time: &'a mut Duration,
@@ -183,6 +184,7 @@ impl GameVisitor for BenchVisitor<'_> {
         let depth = self.depth.unwrap_or_else(|| G::bench_depth(variant));
         let opts = G::default_options(variant);
         let mut searcher = Searcher::<G>::new(16);
+        searcher.set_params(crate::options::search_params_for::<G>(self.params));
         let list = std::iter::once("startpos").chain(G::bench_positions(variant).iter().copied());
         for (i, s) in list.enumerate() {
             *self.count += 1;
@@ -223,8 +225,10 @@ impl GameVisitor for BenchVisitor<'_> {
 /// Searches every built-in position of every variant (or of `only`) to
 /// `depth` (default: each game's [`GameInfo::bench_depth`]), one thread, a freshly
 /// cleared 16 MiB table per position; prints a line per position, then
-/// `<nodes> nodes <nps> nps`. Returns the node count.
-pub fn bench(depth: Option<u32>, only: Option<&str>, out: &Out) -> Result<u64, PerftBenchError> {
+/// `<nodes> nodes <nps> nps`. Returns the node count. `params` set search
+/// parameters over each game's defaults (none: the signature's defaults;
+/// see [`crate::options::search_params_for`]).
+pub fn bench(depth: Option<u32>, only: Option<&str>, params: &[(&'static str, i32)], out: &Out) -> Result<u64, PerftBenchError> {
     if let Some(v) = only {
         if !variants().contains(&v) {
             return Err(PerftBenchError::unknown_variant(v));
@@ -232,7 +236,7 @@ pub fn bench(depth: Option<u32>, only: Option<&str>, out: &Out) -> Result<u64, P
     }
     let (mut nodes, mut time, mut count) = (0u64, Duration::ZERO, 0usize);
     for v in variants().into_iter().filter(|v| only.is_none() || only == Some(*v)) {
-        with_variant(v, BenchVisitor { depth, out, nodes: &mut nodes, time: &mut time, count: &mut count });
+        with_variant(v, BenchVisitor { depth, params, out, nodes: &mut nodes, time: &mut time, count: &mut count });
     }
     out.line(format!("Positions: {count}, total time: {} ms", time.as_millis()));
     out.line(format!("{nodes} nodes {} nps", per_second(nodes, time)));

@@ -18,7 +18,7 @@ use tetrarch_core::turns::{
     count_turns_up_to, divide_until, legal_turns_up_to, line_to_turns, parse_turn, perft_until, play_turn, turn_by_actions,
     turn_string, DivideError, TURN_LIST_LIMIT,
 };
-use tetrarch_search::{AllocError, Clock, Config, Info, Limits, Score, SearchResult, Searcher, Strategy};
+use tetrarch_search::{AllocError, Clock, Config, Info, Limits, Score, SearchParams, SearchResult, Searcher, Strategy};
 
 use crate::error::CommandError;
 use crate::go::{parse_go, GoCommand, GoError, GoSearch};
@@ -483,6 +483,7 @@ impl<G: Game> Session<G> {
                 .unwrap_or_default(),
             weights: self.weights.clone(),
         };
+        let params = settings.search_params_for::<G>();
         let flags = Arc::new(Flags::default());
         // A `go` without any limit only ends by `stop`, like `go infinite`
         // (so the end of the input stops it rather than waiting forever).
@@ -503,6 +504,7 @@ impl<G: Game> Session<G> {
             limits,
             ponder: g.ponder,
             config,
+            params,
             searcher: Arc::clone(&self.searcher),
             hash_mb: self.hash_mb,
             flags: Arc::clone(&flags),
@@ -560,6 +562,8 @@ struct SearchJob<G: Game> {
     limits: Limits,
     ponder: bool,
     config: Config,
+    /// The search parameters (the game's, with `Search_…` over them).
+    params: SearchParams,
     searcher: Arc<Mutex<Searcher<G>>>,
     hash_mb: usize,
     flags: Arc<Flags>,
@@ -571,6 +575,7 @@ impl<G: Game> SearchJob<G> {
     /// searcher behind.
     fn search(&self, limits: &Limits, stop: &AtomicBool) -> Option<SearchResult<G::Action>> {
         let mut s = lock(&self.searcher);
+        s.set_params(self.params.clone());
         let mut report = |info: &Info<G::Action>| self.out.line(info_line(&self.root, &self.opts, info));
         let r = catch_unwind(AssertUnwindSafe(|| s.search(&self.root, &self.history, limits, &self.config, stop, &mut report)));
         match r {

@@ -458,6 +458,73 @@ fn setoption_generic_and_errors() {
     assert_eq!(e.settings().move_overhead_ms, 0);
 }
 
+/// The hidden options `Search_<Name>`: not listed, any case, checked like
+/// spins (an error line and no change), kept across a change of variant,
+/// and what the searches use.
+#[test]
+fn search_parameter_options() {
+    let (mut e, cap) = engine("fourchess");
+    assert!(!run(&mut e, &cap, "uci").iter().any(|l| l.to_ascii_lowercase().contains("search_")));
+    let s0 = e.settings().clone();
+    for (l, err) in [
+        ("setoption name Search_FutMargin value 2001", "setoption: option Search_FutMargin: `2001` is out of range 0..2000"),
+        ("setoption name Search_FutMargin value -1", "setoption: option Search_FutMargin: `-1` is out of range 0..2000"),
+        ("setoption name search_null value 2", "setoption: option Search_Null: `2` is out of range 0..1"),
+        ("setoption name Search_Null value off", "setoption: option Search_Null: `off` is not an integer"),
+        ("setoption name Search_LmpD1", "setoption: option Search_LmpD1 needs a value"),
+        ("setoption name Search_Nope value 1", "setoption: unknown option `Search_Nope` for variant fourchess"),
+        ("setoption name Search_ value 1", "setoption: unknown option `Search_` for variant fourchess"),
+        ("setoption name FutMargin value 100", "setoption: unknown option `FutMargin` for variant fourchess"),
+    ] {
+        assert_eq!(run(&mut e, &cap, l), [format!("info string error: {err}")], "{l}");
+    }
+    assert_eq!(e.settings(), &s0);
+    for l in [
+        "setoption name Search_FutMargin value 300",
+        "setoption name SEARCH_futmargin value 200",
+        "setoption name search_Null value 0",
+    ] {
+        assert!(run(&mut e, &cap, l).is_empty(), "{l}");
+    }
+    assert_eq!(e.settings().search_params, [("FutMargin", 200), ("Null", 0)]);
+    assert!(run(&mut e, &cap, "setoption name UCI_Variant value teamchess").is_empty());
+    assert_eq!(e.settings().search_params, [("FutMargin", 200), ("Null", 0)]);
+    assert!(run(&mut e, &cap, "setoption name Search_Null value 1").is_empty());
+    assert_eq!(e.settings().search_params, [("FutMargin", 200), ("Null", 1)]);
+
+    // The searches use them: late-move pruning without its quiet checks
+    // misses this mate at depth 4 (the search crate's test
+    // `teamchess_late_move_pruning_without_checks_misses_the_mate_at_depth_4`).
+    let mate = "position fen 1yK4yR1/8/8/4yP9/14/12gN1/14/1bK10gPgK/14/14/11gP1gR/8/5gR1rP/1bRrNrK4 r - - 0 1";
+    let score = |e: &mut Engine| {
+        // A fresh table: the last search's mate would cut the next one short.
+        assert!(run(e, &cap, "ucinewgame").is_empty());
+        assert!(run(e, &cap, mate).is_empty());
+        let v = run(e, &cap, "go depth 4");
+        let info = v.iter().rev().find(|l| l.starts_with("info depth 4 ")).unwrap_or_else(|| panic!("{v:?}")).clone();
+        info.split(" score ").nth(1).unwrap().split(" nodes").next().unwrap().to_string()
+    };
+    assert_eq!(score(&mut e), "mate -1");
+    assert!(run(&mut e, &cap, "setoption name Search_LmpChk value 0").is_empty());
+    assert!(score(&mut e).starts_with("cp "));
+    assert!(run(&mut e, &cap, "setoption name Search_LmpChk value 1").is_empty());
+    assert_eq!(score(&mut e), "mate -1");
+}
+
+#[test]
+fn search_off_names_switches() {
+    use crate::options::search_off;
+    assert_eq!(search_off(""), (vec![], vec![]));
+    assert_eq!(
+        search_off("null,LMPCHK, tm,null,,bogus"),
+        (vec![("Null", 0), ("LmpChk", 0), ("Tm", 0)], vec!["bogus".to_string()])
+    );
+    // Only switches: a number is not turned off by name.
+    assert_eq!(search_off("futmargin"), (vec![], vec!["futmargin".to_string()]));
+    let all = "ext,null,lmr,evade,qtt,fut,lmp,forced,cm,lmpchk,tm";
+    assert_eq!(search_off(all).0.len(), 11);
+}
+
 #[test]
 fn game_options() {
     let (mut e, cap) = engine("toy");

@@ -6,7 +6,6 @@ use crate::Searchable;
 use tetrarch_core::game::Outcome;
 
 use super::ordering::tt_idx;
-use super::qsearch::QS_MAX;
 use super::Worker;
 use crate::score::{INF, MAX_PLY};
 use crate::tt::BOUND_LOWER;
@@ -18,14 +17,14 @@ type Shares = [i32; 4];
 
 impl<G: Searchable> Worker<'_, G> {
     /// Max^n leaf: every seat's share of [`MAXN_TOTAL`], from its own
-    /// evaluation through a logistic curve, normalised to the total.
+    /// evaluation through a logistic curve (scale `MaxnScale`), normalised to the total.
     fn maxn_leaf(&self) -> Shares {
         let n = self.root.seats.min(4);
         let mut p = [0f64; 4];
         let mut sum = 0.0;
         for (s, ps) in p.iter_mut().enumerate().take(n) {
             let e = self.pos.evaluate(s, self.weights).clamp(-6000, 6000) as f64;
-            *ps = 1.0 / (1.0 + (-e / 300.0).exp());
+            *ps = 1.0 / (1.0 + (-e / f64::from(self.p.maxn_scale)).exp());
             sum += *ps;
         }
         let mut w = [0; 4];
@@ -102,7 +101,7 @@ impl<G: Searchable> Worker<'_, G> {
         let mut best = [-1; 4];
         if quiesce {
             let stand = self.maxn_leaf();
-            if n == 0 || qd >= QS_MAX / 2 || stand[mover] >= limit {
+            if n == 0 || qd >= self.p.qs_max / 2 || stand[mover] >= limit {
                 self.moves.truncate(base);
                 return stand;
             }

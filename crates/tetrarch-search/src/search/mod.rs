@@ -24,6 +24,7 @@ use crate::Searchable;
 use tetrarch_core::eval::Weights;
 use tetrarch_core::game::{Outcome, Seat};
 
+use crate::params::SearchParams;
 use crate::score::{outcome_value, MATE_BOUND, MAX_PLY};
 use crate::time::TimeControl;
 use crate::tt::Tt;
@@ -38,7 +39,6 @@ mod root;
 
 use ordering::{Entry, HIST_BITS};
 pub(crate) use ordering::{Hist, HIST_LEN};
-use pvs::lmr_table;
 
 /// A root action with the result of its last search.
 #[derive(Clone, Debug)]
@@ -95,59 +95,6 @@ impl RootInfo {
     }
 }
 
-/// Whether `feature` is switched off by the environment variable
-/// `TETRARCH_SEARCH_OFF` (comma-separated), read once: for A/B matches
-/// while tuning. The search reads ten switches ([`Switches`]); the time
-/// management reads an eleventh, `tm` (see [`crate::Searcher::search`]).
-pub(crate) fn off(feature: &str) -> bool {
-    static OFF: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    OFF.get_or_init(|| std::env::var("TETRARCH_SEARCH_OFF").unwrap_or_default()).split(',').any(|f| f == feature)
-}
-
-/// The search's tuning switches, each on unless named in
-/// `TETRARCH_SEARCH_OFF` (see [`off`]).
-#[derive(Clone, Copy)]
-struct Switches {
-    /// `ext`: the check extension.
-    ext: bool,
-    /// `null`: the null move.
-    null: bool,
-    /// `lmr`: the logarithmic late move reductions (off: one action from
-    /// the 4th quiet action).
-    lmr: bool,
-    /// `evade`: every action, no stand pat, in check in quiescence.
-    evade: bool,
-    /// `qtt`: the table in quiescence.
-    qtt: bool,
-    /// `fut`: futility pruning.
-    fut: bool,
-    /// `lmp`: late-move pruning.
-    lmp: bool,
-    /// `forced`: no stand pat where every action is tactical.
-    forced: bool,
-    /// `cm`: the counter-move.
-    cm: bool,
-    /// `lmpchk`: late-move pruning keeps the quiet actions that give check.
-    lmpchk: bool,
-}
-
-impl Switches {
-    fn from_env() -> Switches {
-        Switches {
-            ext: !off("ext"),
-            null: !off("null"),
-            lmr: !off("lmr"),
-            evade: !off("evade"),
-            qtt: !off("qtt"),
-            fut: !off("fut"),
-            lmp: !off("lmp"),
-            forced: !off("forced"),
-            cm: !off("cm"),
-            lmpchk: !off("lmpchk"),
-        }
-    }
-}
-
 /// The search stack: what the search keeps for the node at one ply.
 #[derive(Clone)]
 struct Ply<A> {
@@ -198,8 +145,11 @@ pub(crate) struct Worker<'a, G: Searchable> {
     pub root_moves: Vec<RootMove<G::Action>>,
     /// `searchmoves` turns as actions from the root (empty: no restriction).
     turn_filter: Vec<Vec<G::Action>>,
-    /// Late move reductions, `[depth * 64 + move number]`.
+    /// Late move reductions, `[depth * 64 + move number]`
+    /// ([`SearchParams::lmr_table`]).
     lmr: Vec<u8>,
+    /// Late-move pruning's limits by depth ([`SearchParams::lmp_limits`]).
+    lmp: [usize; 4],
     /// Best-Reply Search: an opponent has replied since the root seat's
     /// last turn (the next turn start goes back to the root seat).
     brs_replied: bool,
@@ -207,7 +157,8 @@ pub(crate) struct Worker<'a, G: Searchable> {
     iter_depth: i32,
     /// MultiPV lines (max^n searches every root action fully when > 1).
     pub multipv: usize,
-    sw: Switches,
+    /// The tunable numbers and feature switches, read from their fields.
+    p: SearchParams,
     /// The evaluation's weights.
     pub weights: &'a Weights,
     /// Quiescence keeps its principal variation and takes no cut-off from
@@ -233,6 +184,7 @@ impl<'a, G: Searchable> Worker<'a, G> {
         history: Box<[Hist]>,
         strategy: Strategy,
         weights: &'a Weights,
+        params: &SearchParams,
     ) -> Self {
         let mut keys = Vec::with_capacity(history_keys.len() + MAX_PLY + 1);
         keys.extend_from_slice(history_keys);
@@ -258,11 +210,12 @@ impl<'a, G: Searchable> Worker<'a, G> {
             keys,
             root_moves: Vec::new(),
             turn_filter: Vec::new(),
-            lmr: lmr_table(),
+            lmr: params.lmr_table(),
+            lmp: params.lmp_limits(),
             brs_replied: false,
             iter_depth: 1,
             multipv: 1,
-            sw: Switches::from_env(),
+            p: params.clone(),
             weights,
             qs_pv: false,
         };
@@ -388,5 +341,10 @@ impl<'a, G: Searchable> Worker<'a, G> {
     /// Table fill, per mille.
     pub fn hashfull(&self) -> u32 {
         self.tt.hashfull()
+    }
+
+    /// The search parameters.
+    pub fn params(&self) -> &SearchParams {
+        &self.p
     }
 }

@@ -173,7 +173,7 @@ impl<G: Searchable> Worker<'_, G> {
     /// The counter-move to the action that led to `ply`, if any.
     #[inline]
     fn counter_of(&self, ply: usize) -> Option<G::Action> {
-        if !self.sw.cm {
+        if !self.p.cm {
             return None;
         }
         self.counter[self.counter_slot(ply)?]
@@ -192,7 +192,7 @@ impl<G: Searchable> Worker<'_, G> {
             k[1] = k[0];
             k[0] = Some(a);
         }
-        let bonus = (depth * depth).min(400);
+        let bonus = (depth * depth).min(self.p.hist_bonus_max);
         let i = self.hist_index(&a);
         let h = &mut self.history[i];
         let v = i32::from(*h);

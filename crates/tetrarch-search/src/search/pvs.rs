@@ -13,28 +13,10 @@ use std::ops::ControlFlow;
 
 use crate::Searchable;
 
-use super::ordering::{tt_idx, Entry, HIST_MAX, KIND_KILLER, KIND_QUIET, KIND_TACTICAL, KIND_TT};
+use super::ordering::{tt_idx, Entry, KIND_KILLER, KIND_QUIET, KIND_TACTICAL, KIND_TT};
 use super::Worker;
 use crate::score::{outcome_value, INF, MATE, MATE_BOUND, MAX_PLY};
 use crate::tt::{score_from_tt, score_to_tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
-
-/// Futility margin at depth 1 (centipawn-like evaluation units).
-const FUTILITY_MARGIN: i32 = 250;
-/// Late-move pruning: at a non-PV node this close to quiescence (index:
-/// depth), quiet actions after this many are not searched.
-const LMP_LIMIT: [usize; 4] = [0, 6, 10, 16];
-
-/// Late move reductions by depth and move number (both capped at 63).
-pub(super) fn lmr_table() -> Vec<u8> {
-    let mut t = vec![0u8; 64 * 64];
-    for d in 1..64 {
-        for i in 1..64 {
-            let r = 0.75 + (d as f64).ln() * (i as f64).ln() / 2.0;
-            t[d * 64 + i] = r.max(0.0) as u8;
-        }
-    }
-    t
-}
 
 /// What the move loop needs to know about its node.
 #[derive(Clone, Copy)]
@@ -210,9 +192,9 @@ impl<G: Searchable> Worker<'_, G> {
     #[inline(always)]
     fn null_move(&mut self, node: Node, beta: i32, turn_start: bool) -> Option<i32> {
         let Node { depth, ply, us, .. } = node;
-        let try_null = self.sw.null
+        let try_null = self.p.null
             && !node.pv_node
-            && depth >= 3
+            && depth >= self.p.null_depth
             && turn_start
             && !node.in_check
             && !self.stack[ply].no_null
@@ -229,7 +211,7 @@ impl<G: Searchable> Worker<'_, G> {
         let mut s = -INF;
         if flip {
             self.tick();
-            let r = 2 + depth / 4;
+            let r = self.p.null_base + depth / self.p.null_div;
             self.stack[ply + 1].no_null = true;
             s = self.child(depth - 1 - r, ply + 1, beta - 1, beta, true, false);
             self.stack[ply + 1].no_null = false;
@@ -246,9 +228,9 @@ impl<G: Searchable> Worker<'_, G> {
     /// searched (checking actions still are): the value it stands for.
     #[inline(always)]
     fn futility_value(&self, node: Node, alpha: i32) -> Option<i32> {
-        if self.sw.fut && node.depth == 1 && !node.pv_node && !node.in_check && alpha.abs() < MATE_BOUND && self.pos.futility_ok()
+        if self.p.fut && node.depth == 1 && !node.pv_node && !node.in_check && alpha.abs() < MATE_BOUND && self.pos.futility_ok()
         {
-            let f = self.eval(node.us) + FUTILITY_MARGIN;
+            let f = self.eval(node.us) + self.p.fut_margin;
             (f <= alpha).then_some(f)
         } else {
             None
@@ -259,8 +241,8 @@ impl<G: Searchable> Worker<'_, G> {
     /// a non-PV node near the frontier (never at a merged layer).
     #[inline(always)]
     fn lmp_limit(&self, node: Node, alpha: i32) -> usize {
-        if self.sw.lmp && !node.pv_node && !node.in_check && !node.merged && node.depth <= 3 && alpha.abs() < MATE_BOUND {
-            LMP_LIMIT[node.depth as usize]
+        if self.p.lmp && !node.pv_node && !node.in_check && !node.merged && node.depth <= 3 && alpha.abs() < MATE_BOUND {
+            self.lmp[node.depth as usize]
         } else {
             usize::MAX
         }
@@ -294,7 +276,7 @@ impl<G: Searchable> Worker<'_, G> {
                 // give check.
                 if quiets < lmp {
                     quiets += 1;
-                } else if !self.sw.lmpchk {
+                } else if !self.p.lmp_chk {
                     break;
                 } else if !self.pos.gives_check(m.a) {
                     continue;
@@ -373,7 +355,7 @@ impl<G: Searchable> Worker<'_, G> {
         }
         let flip = self.is_us() != node.us;
         // Check extension, while the ply is below twice the iteration depth.
-        let gives_check = self.sw.ext && self.pos.in_check();
+        let gives_check = self.p.ext && self.pos.in_check();
         let ext = i32::from(gives_check && (ply as i32) < 2 * self.iter_depth);
         let new_depth = node.depth - 1 + ext;
         let quiet = m.is_quiet();
@@ -415,17 +397,17 @@ impl<G: Searchable> Worker<'_, G> {
     #[inline]
     fn reduction(&self, node: Node, m: &Entry<G::Action>, i: usize, new_depth: i32, gives_check: bool) -> i32 {
         let depth = node.depth;
-        if !self.sw.lmr {
+        if !self.p.lmr {
             return i32::from(depth >= 3 && i >= 3 && m.kind == KIND_QUIET);
         }
-        if depth >= 3 && m.is_quiet() && !node.in_check && !gives_check && i >= 2 + usize::from(node.pv_node) {
+        if depth >= self.p.lmr_depth && m.is_quiet() && !node.in_check && !gives_check && i >= 2 + usize::from(node.pv_node) {
             let mut r = self.lmr[(depth.min(63) as usize) * 64 + i.min(63)] as i32;
             if node.pv_node {
                 r -= 1;
             }
-            if m.kind == KIND_KILLER || m.score > HIST_MAX / 2 {
+            if m.kind == KIND_KILLER || m.score > self.p.lmr_hist {
                 r -= 1;
-            } else if m.score < -HIST_MAX / 2 {
+            } else if m.score < -self.p.lmr_hist {
                 r += 1;
             }
             return r.clamp(0, new_depth - 1);

@@ -7,13 +7,10 @@ use super::Worker;
 use crate::score::{INF, MAX_PLY};
 use crate::tt::{score_from_tt, score_to_tt, BOUND_EXACT, BOUND_LOWER, BOUND_UPPER};
 
-/// Quiescence plies at most.
-pub(super) const QS_MAX: i32 = 8;
-
 impl<G: Searchable> Worker<'_, G> {
     /// Quiescence: stand pat on the static evaluation, then tactical actions
-    /// only, at most [`QS_MAX`] plies deep; in check (games with checks,
-    /// the first two quiescence plies) every action and no stand pat. The
+    /// only, at most `QsMax` plies deep; in check (games with checks,
+    /// the first `QsEvade` quiescence plies) every action and no stand pat. The
     /// table gives cut-offs and the first action, and keeps the result at
     /// depth 0.
     pub(crate) fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32, qd: i32) -> i32 {
@@ -31,7 +28,7 @@ impl<G: Searchable> Worker<'_, G> {
         // Step 2. Transposition table: a cut-off and the first action.
         let tkey = self.pos.key() ^ self.root.salt;
         let mut tt_move = None;
-        if let Some(hit) = self.tt.probe(tkey).filter(|_| self.sw.qtt && !self.qs_pv) {
+        if let Some(hit) = self.tt.probe(tkey).filter(|_| self.p.qtt && !self.qs_pv) {
             tt_move = hit.idx;
             let s = score_from_tt(hit.score, ply);
             match hit.bound {
@@ -43,7 +40,7 @@ impl<G: Searchable> Worker<'_, G> {
         }
 
         // Step 3. Early stand pat, in check evasions.
-        let evade = self.sw.evade && qd < 2 && self.pos.in_check();
+        let evade = self.p.evade && qd < self.p.qs_evade && self.pos.in_check();
         let mut stand = None;
         if G::QUICK_OUTCOME && !evade {
             // Stand pat before listing the actions (most quiescence nodes
@@ -52,7 +49,7 @@ impl<G: Searchable> Worker<'_, G> {
                 return self.terminal(ply, us);
             }
             let s = self.eval(us);
-            if qd >= QS_MAX || s >= beta || self.pos.no_tactical() {
+            if qd >= self.p.qs_max || s >= beta || self.pos.no_tactical() {
                 return s;
             }
             stand = Some(s);
@@ -72,10 +69,10 @@ impl<G: Searchable> Worker<'_, G> {
         let mut best = -INF;
         // Every action tactical (a checkers capture is compulsory): the
         // side cannot stand pat, it must play one of them.
-        let forced = self.sw.forced && n == total && qd < QS_MAX;
+        let forced = self.p.forced && n == total && qd < self.p.qs_max;
         if !evade && !forced {
             let stand = stand.unwrap_or_else(|| self.eval(us));
-            if n == 0 || qd >= QS_MAX || stand >= beta {
+            if n == 0 || qd >= self.p.qs_max || stand >= beta {
                 self.moves.truncate(base);
                 return stand;
             }
@@ -126,7 +123,7 @@ impl<G: Searchable> Worker<'_, G> {
         } else {
             BOUND_UPPER
         };
-        if self.sw.qtt {
+        if self.p.qtt {
             self.tt.store(tkey, score_to_tt(best, ply), best_idx, 0, bound);
         }
         best

@@ -47,11 +47,11 @@ impl<G: Searchable> Worker<'_, G> {
             return self.maxn_root(depth, line);
         }
         let prev = self.root_moves[line].score;
-        if depth < 4 || prev <= -INF || prev.abs() >= MATE_BOUND {
+        if depth < self.p.asp_depth || prev <= -INF || prev.abs() >= MATE_BOUND {
             return self.root_window(depth, line, -INF, INF);
         }
         // Aspiration: a window around the previous score, widened on a fail.
-        let mut delta = 30;
+        let mut delta = self.p.asp_delta;
         let (mut alpha, mut beta) = (prev - delta, prev + delta);
         loop {
             if !self.root_window(depth, line, alpha, beta) {
@@ -60,9 +60,9 @@ impl<G: Searchable> Worker<'_, G> {
             let s = self.root_moves[line].score;
             delta *= 2;
             if s <= alpha {
-                alpha = if delta > 600 { -INF } else { (s - delta).max(-INF) };
+                alpha = if delta > self.p.asp_max { -INF } else { (s - delta).max(-INF) };
             } else if s >= beta {
-                beta = if delta > 600 { INF } else { (s + delta).min(INF) };
+                beta = if delta > self.p.asp_max { INF } else { (s + delta).min(INF) };
             } else {
                 return true;
             }

@@ -891,14 +891,14 @@ fn every_announced_variant_is_accepted_by_every_tool() {
     // `bench --variant` and `perft`.
     for &v in &games {
         let (out, cap) = Out::buffer();
-        assert!(bench(Some(1), Some(v), &out).is_ok_and(|n| n > 0), "bench {v}");
+        assert!(bench(Some(1), Some(v), &[], &out).is_ok_and(|n| n > 0), "bench {v}");
         assert!(cap.take_lines().iter().any(|l| l.starts_with(&format!("bench {v} startpos: depth 1 "))), "bench {v}");
         let (out, cap) = Out::buffer();
         let args = PerftArgs { variant: v.to_string(), depth: 1, ..PerftArgs::default() };
         assert!(matches!(perft_cli(&args, &out), Ok(())), "perft {v}");
         assert!(cap.take_lines().iter().any(|l| l.starts_with("Nodes searched: ")), "perft {v}");
     }
-    let unknown = bench(Some(1), Some("chess"), &Out::buffer().0);
+    let unknown = bench(Some(1), Some("chess"), &[], &Out::buffer().0);
     assert!(matches!(unknown, Err(PerftBenchError::UnknownVariant { name, known }) if name == "chess" && known == variants()));
 
     // The GUI: `/api/variants` lists the announced variants (toy included,
