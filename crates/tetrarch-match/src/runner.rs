@@ -207,6 +207,10 @@ pub enum RunError {
     /// A game's PGN text could not be written during the match.
     #[error("cannot write the PGN file: {0}")]
     WritePgn(std::io::Error),
+    /// The runner was interrupted (SIGINT, SIGTERM, SIGHUP) while
+    /// [`play_games`] played: its games are not results.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 impl RunError {
@@ -214,7 +218,7 @@ impl RunError {
     /// could not be written), 2 for bad input found before any game.
     pub fn exit_code(&self) -> i32 {
         match self {
-            RunError::WriteRecords(_) | RunError::WritePgn(_) => 1,
+            RunError::WriteRecords(_) | RunError::WritePgn(_) | RunError::Interrupted => 1,
             _ => 2,
         }
     }
@@ -622,6 +626,9 @@ struct Plan<G: GameInfo> {
     match_id: String,
     /// This shard (the whole match without `--shard`).
     shard: Shard,
+    /// The number of the first opening: game `g` plays opening
+    /// `first_opening + g / k` (0 for a match; [`play_games`] moves it on).
+    first_opening: u64,
 }
 
 impl<G: GameInfo> Plan<G> {
@@ -644,17 +651,18 @@ impl<G: GameInfo> Plan<G> {
     /// The game numbered `game`: its opening, rotation and engines.
     fn job(&self, cfg: &Config, game: u64) -> Job {
         let slot = self.schedule.slot(game);
+        let opening_index = self.first_opening + slot.opening;
         let opening = make_opening::<G>(
             self.file_openings.as_deref(),
             cfg.random_plies,
             cfg.random_setup,
             &self.opts,
             cfg.seed,
-            slot.opening,
+            opening_index,
         );
         Job {
             game,
-            opening_index: slot.opening,
+            opening_index,
             round: slot.round,
             opening,
             seat_engines: self.seat_engines(&self.schedule.groups[slot.group], slot.round),
@@ -791,6 +799,7 @@ fn plan_match<G: GameInfo>(cfg: &Config, variant: &'static str) -> Result<Plan<G
         match_id: crate::identity::fingerprint(cfg, variant, maxturns, book.as_deref()),
         shard: cfg.shard.unwrap_or(Shard::WHOLE),
         opts,
+        first_opening: 0,
     })
 }
 
@@ -1213,4 +1222,87 @@ fn run_match<G: GameInfo>(cfg: Config, variant: &'static str) -> Result<Summary,
         println!("{}", printable(l));
     }
     Ok(Summary { played: c.played, counted: c.tally.games, sprt: c.sprt_state, table })
+}
+
+/// Plays the games of a match quietly for a program that drives the
+/// runner (`tetrarch spsa`): [`play_games`] for the game of the variant.
+pub struct QuietVisitor {
+    /// The match.
+    pub cfg: Config,
+    /// The number of its first opening.
+    pub first_opening: u64,
+}
+
+impl GameVisitor for QuietVisitor {
+    type Output = Result<Vec<GameRecord>, RunError>;
+    fn visit<G: GameInfo>(self, variant: &'static str) -> Self::Output {
+        play_quietly::<G>(self.cfg, variant, self.first_opening)
+    }
+}
+
+/// The games `0..games` of the match, played as `run` plays them (the same
+/// checks before the first game, engine handling, referee, workers), but
+/// printing nothing and writing no file: the records come back in game
+/// order. Game `g` plays opening `first_opening + g / k` of the match's
+/// seed (`k` games an opening: 2 in a pair), so successive calls can play
+/// successive openings. `--records`, `--pgnout`, `--resume`, `--sprt`,
+/// `--shard` and `--records-dir` do not apply and are ignored.
+fn play_quietly<G: GameInfo>(mut cfg: Config, variant: &'static str, first_opening: u64) -> Result<Vec<GameRecord>, RunError> {
+    cfg.records = None;
+    cfg.pgnout = None;
+    cfg.resume = false;
+    cfg.sprt = None;
+    cfg.shard = None;
+    cfg.records_dir = None;
+    let mut plan = plan_match::<G>(&cfg, variant)?;
+    plan.first_opening = first_opening;
+    let log = match &cfg.log {
+        Some(p) => Some(Log::create(p)?),
+        None => None,
+    };
+    check_engines_start(&cfg, &plan, &log)?;
+    let queue: Mutex<VecDeque<u64>> = Mutex::new((0..plan.total).collect());
+    let cfg = Arc::new(cfg);
+    let ctx = MatchCtx::<G> {
+        variant,
+        opts: plan.opts.clone(),
+        cfg: cfg.clone(),
+        engine_options: plan.engine_options.clone(),
+        maxturns: plan.maxturns,
+        log,
+        match_id: plan.match_id.clone(),
+    };
+    let (stop, no_new_pairs) = (AtomicBool::new(false), AtomicBool::new(false));
+    let decision: Mutex<Option<Decision>> = Mutex::new(None);
+    let workers = Workers {
+        ctx: &ctx,
+        plan: &plan,
+        queue: &queue,
+        stop: &stop,
+        no_new_pairs: &no_new_pairs,
+        shared_sprt: None,
+        decision: &decision,
+    };
+    let threads = cfg.concurrency.min(plan.total.max(1) as usize);
+    let mut records = Vec::with_capacity(plan.total as usize);
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<GameRecord>();
+        for w in 0..threads {
+            let tx = tx.clone();
+            let workers = &workers;
+            std::thread::Builder::new()
+                .name(format!("game worker {w}"))
+                .spawn_scoped(scope, move || workers.work(tx))
+                .expect("spawn a worker thread");
+        }
+        drop(tx);
+        records.extend(rx);
+    });
+    // The signal thread marks the runner interrupted before it kills the
+    // engines: a game they were killed in is not a result.
+    if crate::engine::interrupted() {
+        return Err(RunError::Interrupted);
+    }
+    records.sort_by_key(|r| r.game);
+    Ok(records)
 }
