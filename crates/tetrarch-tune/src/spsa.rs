@@ -232,12 +232,20 @@ pub fn read_params(path: &Path) -> Result<Vec<Param>, SpsaError> {
 /// The parameters as a parameters file (the values rounded to 1/100: the
 /// engine gets whole numbers; the exact ones are in the state file).
 pub fn params_text(params: &[Param]) -> String {
+    // Rust writes an f64 without an exponent and a whole one without `.0`:
+    // JSON numbers as a person writes them.
     let lines: Vec<String> = params
         .iter()
         .map(|p| {
-            let mut q = p.clone();
-            q.value = (q.value * 100.0).round() / 100.0;
-            format!("  {}", serde_json::to_string(&q).expect("a parameter serialises"))
+            format!(
+                "  {{\"name\": {}, \"value\": {}, \"min\": {}, \"max\": {}, \"c_end\": {}, \"r_end\": {}}}",
+                serde_json::to_string(&p.name).expect("a string serialises"),
+                (p.value * 100.0).round() / 100.0,
+                p.min,
+                p.max,
+                p.c_end,
+                p.r_end
+            )
         })
         .collect();
     format!("[\n{}\n]\n", lines.join(",\n"))
@@ -773,10 +781,11 @@ pub struct SpsaArgs {
 }
 
 /// The runner's words for the games of an iteration (two engines named
-/// `plus` and `minus`), without `--concurrency`.
+/// `plus` and `minus`), without `--concurrency` (it does not change the
+/// games) and `--seed` (the setup has it).
 fn runner_words(a: &SpsaArgs) -> Vec<String> {
     let mut w: Vec<String> = vec!["--variant".into(), a.variant.clone()];
-    w.extend(["--games".into(), (2 * a.pairs).to_string(), "--seed".into(), a.seed.to_string()]);
+    w.extend(["--games".into(), (2 * a.pairs).to_string()]);
     w.extend(["--random-plies".into(), a.random_plies.to_string()]);
     if let Some(f) = &a.openings {
         w.extend(["--openings".into(), f.display().to_string()]);
@@ -840,7 +849,7 @@ pub fn spsa_main(a: &SpsaArgs, say: &mut dyn FnMut(&str)) -> Result<SpsaOutcome,
     }
     let words = runner_words(a);
     let mut all = words.clone();
-    all.extend(["--concurrency".into(), a.concurrency.to_string()]);
+    all.extend(["--concurrency".into(), a.concurrency.to_string(), "--seed".into(), a.seed.to_string()]);
     let base = match tetrarch_match::parse_args(&all) {
         Ok(Some(c)) => c,
         Ok(None) => return Err(SpsaError::Match(ConfigError::TooFewEngines(0))),

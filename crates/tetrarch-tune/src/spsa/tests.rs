@@ -283,4 +283,6 @@ fn the_final_file_reads_back_and_the_options_paste() {
     assert_eq!(back[0].value, 81.24);
     assert_eq!(back[1], Param { value: 9.6, ..params[1].clone() });
     assert_eq!(option_words(&params), "option.Search_A=81 'option.Move Overhead=10'");
+    assert!(params_text(&params)
+        .contains(r#"{"name": "Search_A", "value": 81.24, "min": 0, "max": 200, "c_end": 10, "r_end": 0.002}"#));
 }
