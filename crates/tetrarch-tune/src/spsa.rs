@@ -852,6 +852,8 @@ pub fn spsa_main(a: &SpsaArgs, say: &mut dyn FnMut(&str)) -> Result<SpsaOutcome,
     all.extend(["--concurrency".into(), a.concurrency.to_string(), "--seed".into(), a.seed.to_string()]);
     let base = match tetrarch_match::parse_args(&all) {
         Ok(Some(c)) => c,
+        // `--help` among the words: clap in `tetrarch spsa` takes it first,
+        // so this is a word the runner does not run with.
         Ok(None) => return Err(SpsaError::Match(ConfigError::TooFewEngines(0))),
         Err(e) => return Err(SpsaError::Match(e)),
     };
