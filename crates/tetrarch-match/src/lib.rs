@@ -60,6 +60,22 @@ pub fn run(cfg: Config) -> Result<Summary, RunError> {
     games::with_variant(variant, runner::RunVisitor(cfg)).expect("a registered variant")
 }
 
+/// Plays the games `0..games` of a match (`cfg.games`, default one
+/// opening) without printing or writing anything, and returns their
+/// records in game order: the entry for programs that drive the runner
+/// (`tetrarch spsa`). Everything else is as in [`run`]: the checks before
+/// the first game (engines start and take their options), `concurrency`
+/// workers with their own engine processes, pairs with the sides swapped.
+/// Game `g` plays opening `first_opening + g / k` of the seed (`k` games
+/// of one opening), so successive calls can go on through the openings.
+/// Ignores the records, PGN, resume, SPRT and shard settings. Returns
+/// [`RunError::Interrupted`] when a signal stopped the runner (see
+/// [`os::stop_engines_on_signals`]).
+pub fn play_games(cfg: Config, first_opening: u64) -> Result<Vec<GameRecord>, RunError> {
+    let variant = games::check_variant(&cfg.variant)?;
+    games::with_variant(variant, runner::QuietVisitor { cfg, first_opening }).expect("a registered variant")
+}
+
 /// The `tetrarch match` sub-command: `args` are the words after `match`.
 /// Returns the process exit code: 0 done, 1 failure during the match, 2 bad
 /// input (reported before any game starts).

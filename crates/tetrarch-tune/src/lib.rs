@@ -2,13 +2,15 @@
 //! `tetrarch datagen` ([`datagen`]) plays games at a fixed node budget and
 //! writes labelled quiet positions ([`data`]); `tetrarch tune` ([`tune`])
 //! fits a game's evaluation weights to them and writes a weights file that
-//! `setoption name EvalFile` loads. See `docs/tuning.md`.
+//! `setoption name EvalFile` loads; `tetrarch spsa` ([`spsa`]) tunes
+//! engine options (search parameters) by games. See `docs/tuning.md`.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod data;
 pub mod datagen;
+pub mod spsa;
 pub mod tune;
 
 use std::fmt;

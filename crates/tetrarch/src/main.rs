@@ -1,5 +1,5 @@
 //! The `tetrarch` binary: the protocol loop (no sub-command), `perft`,
-//! `bench`, `record` and `match`. It parses its arguments and hands over to the library.
+//! `bench`, `record`, `match`, `datagen`, `tune` and `spsa`. It parses its arguments and hands over to the library.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -121,6 +121,10 @@ enum Command {
     /// Fits the evaluation weights of a variant to datagen files and writes a
     /// weights file (`setoption name EvalFile` loads it; docs/tuning.md).
     Tune(TuneCommand),
+    /// Tunes engine options (search parameters) by SPSA: game pairs between
+    /// the engine with θ+c·Δ and with θ−c·Δ, θ moved towards the winner
+    /// (docs/tuning.md, "SPSA"). Resumable: the same command continues.
+    Spsa(SpsaCommand),
     /// Searches the built-in positions of every game to a fixed depth with one
     /// thread; the last line is `<nodes> nodes <nps> nps`.
     Bench {
@@ -180,6 +184,50 @@ struct DatagenCommand {
     /// No progress lines.
     #[arg(long)]
     quiet: bool,
+}
+
+// The options of `tetrarch spsa`.
+#[derive(clap::Args)]
+struct SpsaCommand {
+    /// The parameters: a JSON list of {"name", "value", "min", "max",
+    /// "c_end", "r_end"}; each name is an engine option.
+    #[arg(long, value_name = "FILE")]
+    params: std::path::PathBuf,
+    /// The variant.
+    #[arg(long)]
+    variant: String,
+    /// The engine both sides play with, as `tetrarch match` takes one:
+    /// cmd=PATH [arg=ARG]… [option.NAME=VALUE]… and a limit (nodes=N,
+    /// depth=N, st=S or tc=…).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., action = clap::ArgAction::Append, required = true)]
+    engine: Vec<String>,
+    /// More engine settings (the same keys; --engine's words win).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., action = clap::ArgAction::Append)]
+    each: Vec<String>,
+    /// Iterations of the run (N of the gains).
+    #[arg(long)]
+    iterations: u64,
+    /// Game pairs each iteration (same opening, seats swapped).
+    #[arg(long, default_value_t = 2)]
+    pairs_per_iteration: u64,
+    /// Games at once (at most 2 × the pairs of an iteration are used).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Seed of the flips and the openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The run's folder: state.json, trajectory.jsonl, final.json.
+    #[arg(long, value_name = "DIR")]
+    out: std::path::PathBuf,
+    /// Openings file (as `tetrarch match --openings`), in order.
+    #[arg(long, value_name = "FILE")]
+    openings: Option<std::path::PathBuf>,
+    /// Random legal turns after the start or the file's opening.
+    #[arg(long, default_value_t = 8)]
+    random_plies: u32,
+    /// Turn cap, a draw (as `tetrarch match --maxturns`).
+    #[arg(long)]
+    maxturns: Option<u32>,
 }
 
 // The options of `tetrarch tune`.
@@ -316,6 +364,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Gui { port, variant, no_token } => gui(port, &variant, no_token),
         Command::Datagen(args) => Ok(datagen(args)),
         Command::Tune(args) => Ok(tune(args)),
+        Command::Spsa(args) => Ok(spsa(args)),
         Command::Bench { depth, variant } => bench(depth, variant.as_deref()),
     }
 }
@@ -411,6 +460,31 @@ fn tune(command: TuneCommand) -> ExitCode {
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// `tetrarch spsa`.
+fn spsa(c: SpsaCommand) -> ExitCode {
+    let args = tetrarch_tune::spsa::SpsaArgs {
+        params: c.params,
+        variant: c.variant,
+        engine: c.engine,
+        each: c.each,
+        iterations: c.iterations,
+        pairs: c.pairs_per_iteration,
+        concurrency: c.concurrency,
+        seed: c.seed,
+        out: c.out,
+        openings: c.openings,
+        random_plies: c.random_plies,
+        maxturns: c.maxturns,
+    };
+    match tetrarch_tune::spsa::spsa_main(&args, &mut |l| println!("{l}")) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code() as u8)
         }
     }
 }

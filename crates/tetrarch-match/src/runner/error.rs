@@ -194,6 +194,10 @@ pub enum RunError {
     /// A game's PGN text could not be written during the match.
     #[error("cannot write the PGN file: {0}")]
     WritePgn(std::io::Error),
+    /// The runner was interrupted (SIGINT, SIGTERM, SIGHUP) while
+    /// [`crate::play_games`] played: its games are not results.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 impl RunError {
@@ -201,7 +205,7 @@ impl RunError {
     /// could not be written), 2 for bad input found before any game.
     pub fn exit_code(&self) -> i32 {
         match self {
-            RunError::WriteRecords(_) | RunError::WritePgn(_) => 1,
+            RunError::WriteRecords(_) | RunError::WritePgn(_) | RunError::Interrupted => 1,
             _ => 2,
         }
     }

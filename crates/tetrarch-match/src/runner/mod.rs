@@ -11,14 +11,17 @@
 //!   schedule, fingerprint, `--resume`, the PGN file, the first line);
 //! - `workers.rs`: the worker threads and the queue of games;
 //! - `progress.rs`: each finished game written, counted and shown, and the
-//!   final table (the tables themselves are `tally.rs`'s).
+//!   final table (the tables themselves are `tally.rs`'s);
+//! - `quiet.rs`: the games of a match for a program ([`crate::play_games`]).
 
 mod error;
 mod plan;
 mod progress;
+mod quiet;
 mod workers;
 
 pub use error::RunError;
+pub use quiet::QuietVisitor;
 
 use std::collections::{HashSet, VecDeque};
 use std::io::IsTerminal;

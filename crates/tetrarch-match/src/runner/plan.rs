@@ -40,6 +40,10 @@ pub(super) struct Plan<G: GameInfo> {
     pub(super) match_id: String,
     /// This shard (the whole match without `--shard`).
     pub(super) shard: Shard,
+    /// The number of the first opening: game `g` plays opening
+    /// `first_opening + g / k` (0 for a match; [`crate::play_games`] moves
+    /// it on).
+    pub(super) first_opening: u64,
 }
 
 impl<G: GameInfo> Plan<G> {
@@ -62,17 +66,18 @@ impl<G: GameInfo> Plan<G> {
     /// The game numbered `game`: its opening, rotation and engines.
     pub(super) fn job(&self, cfg: &Config, game: u64) -> Job {
         let slot = self.schedule.slot(game);
+        let opening_index = self.first_opening + slot.opening;
         let opening = make_opening::<G>(
             self.file_openings.as_deref(),
             cfg.random_plies,
             cfg.random_setup,
             &self.opts,
             cfg.seed,
-            slot.opening,
+            opening_index,
         );
         Job {
             game,
-            opening_index: slot.opening,
+            opening_index,
             round: slot.round,
             opening,
             seat_engines: self.seat_engines(&self.schedule.groups[slot.group], slot.round),
@@ -209,6 +214,7 @@ pub(super) fn plan_match<G: GameInfo>(cfg: &Config, variant: &'static str) -> Re
         match_id: crate::identity::fingerprint(cfg, variant, maxturns, book.as_deref()),
         shard: cfg.shard.unwrap_or(Shard::WHOLE),
         opts,
+        first_opening: 0,
     })
 }
 

@@ -27,9 +27,7 @@ use super::moves::Move;
 use super::TeamChess;
 use crate::bitboard::Bb256;
 use crate::eval::{EvalSink, Weights};
-use crate::games::cross_board::board::{
-    bishop_attacks, file, rank, rook_attacks, sq, step, Sq, DIRS, KING_STEPS, KNIGHT_STEPS, PAWN_CAPS,
-};
+use crate::games::cross_board::board::{bishop_attacks, file, rank, rook_attacks, sq, step, Sq, DIRS, KING_STEPS, PAWN_CAPS};
 use crate::games::cross_board::eval_geometry::centre_bonus;
 use crate::games::cross_board::men::attacks_of;
 use crate::games::cross_board::piece::*;
