@@ -10,7 +10,7 @@ use tetrarch_core::turns::{parse_turn, play_turn, turn_string};
 use tetrarch_core::view::BoardView;
 use tetrarch_core::zobrist::splitmix64;
 
-use super::GuiError;
+use super::error::GuiError;
 use crate::options::check_value;
 use crate::GameVisitor;
 

@@ -1,8 +1,16 @@
 //! The GUI's API without a browser or a socket: requests straight into
 //! [`Gui::handle`].
 
-use super::http::{url_decode, Request};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::game_queries::{FactsOf, Propose, SetupPlace, Start};
+use super::http::{url_decode, Request, Response};
+use super::server::{lock, route};
+use super::state::{parse_options, Gui};
 use super::*;
+use crate::options::ValueError;
+use crate::{variants, with_variant, Engine, Out};
 
 fn req(method: &str, path: &str, params: &[(&str, &str)]) -> Request {
     Request {

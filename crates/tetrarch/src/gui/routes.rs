@@ -1,0 +1,317 @@
+//! The API's endpoints: [`Gui::handle`] dispatches a request to one
+//! function per route; `/api/actions` is listed by an [`ActionsJob`]
+//! outside the game's lock.
+
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+
+use super::error::GuiError;
+use super::game_queries::{Actions, CheckTurn, FactsOf, Propose, Record, SetupPlace, Start};
+use super::http::{Request, Response};
+use super::json::{to_json, variants_json};
+use super::player::Player;
+use super::state::{parse_options, Gui, Search};
+use crate::{variants, with_variant};
+
+impl Gui {
+    /// `/api/actions`: what to list, or the error.
+    pub(super) fn actions_job(&self, req: &Request) -> Result<ActionsJob, Response> {
+        if self.time_loss.is_some() {
+            return Err(Response::error(400, &format!("the game is over ({})", self.message)));
+        }
+        let prefix: Vec<String> =
+            req.param("prefix").unwrap_or("").split(',').filter(|s| !s.is_empty()).map(str::to_owned).collect();
+        Ok(ActionsJob {
+            variant: self.variant,
+            options: self.options.clone(),
+            start: self.start.clone(),
+            turns: self.turns.clone(),
+            prefix,
+        })
+    }
+
+    /// Answers one API request, one function per route; a known path with
+    /// the other method is 405.
+    pub(super) fn handle(&mut self, req: &Request) -> Response {
+        match (req.path.as_str(), req.method == "POST") {
+            ("/api/state", false) => self.ok(),
+            ("/api/board", false) => self.api_board(),
+            ("/api/variants", false) => Response::json(200, variants_json()),
+            ("/api/actions", false) => match self.actions_job(req) {
+                Ok(job) => job.run(),
+                Err(r) => r,
+            },
+            ("/api/setup", false) => self.api_setup(req),
+            ("/api/setup/place", false) => self.api_setup_place(req),
+            ("/api/record.jsonl", false) => self.api_record_jsonl(),
+            ("/api/record.pgn4", false) => self.api_record_pgn4(),
+            ("/api/new", true) => self.api_new(req),
+            ("/api/play", true) => self.api_play(req),
+            ("/api/undo", true) => self.api_undo(),
+            ("/api/stop", true) => self.api_stop(),
+            ("/api/pause", true) => self.api_pause(req),
+            ("/api/players", true) => self.api_players(req),
+            ("/api/analyse", true) => self.api_analyse(),
+            (
+                "/api/state" | "/api/board" | "/api/variants" | "/api/actions" | "/api/setup" | "/api/setup/place"
+                | "/api/record.jsonl" | "/api/record.pgn4",
+                true,
+            )
+            | ("/api/new" | "/api/play" | "/api/undo" | "/api/stop" | "/api/pause" | "/api/players" | "/api/analyse", false) => {
+                Response::error(405, "method not allowed")
+            }
+            _ => Response::error(404, &format!("no such page `{}`", req.path)),
+        }
+    }
+
+    /// The state, the answer of every change that succeeded.
+    pub(super) fn ok(&self) -> Response {
+        Response::json(200, self.state_json())
+    }
+
+    /// `GET /api/board`: the board description alone.
+    pub(super) fn api_board(&self) -> Response {
+        match &self.snap {
+            Some(s) => Response::json(200, to_json(&s.position.board)),
+            None => bad("no position"),
+        }
+    }
+
+    /// `GET /api/setup`: the engine's proposal for a seat's set-up.
+    pub(super) fn api_setup(&self, req: &Request) -> Response {
+        let variant = req.param("variant").unwrap_or(self.variant);
+        let Some(seat) = seat_param(req) else { return bad("bad seat") };
+        let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+        match with_variant(variant, FactsOf) {
+            None => bad(format!("unknown variant `{variant}`")),
+            Some(f) if seat >= f.seats => bad(format!("seat {} does not exist", seat + 1)),
+            Some(f) => match parse_options(req, variant, &f).and_then(|(o, _)| {
+                with_variant(variant, Propose { options: &o, seat, seed })
+                    .flatten()
+                    .ok_or_else(|| GuiError::NoSetup { variant: variant.into() })
+            }) {
+                Ok(token) => {
+                    #[derive(Serialize)]
+                    struct Proposal {
+                        token: String,
+                    }
+                    Response::json(200, to_json(&Proposal { token }))
+                }
+                Err(e) => bad(e),
+            },
+        }
+    }
+
+    /// `GET /api/setup/place`: what a person needs to place a set-up.
+    pub(super) fn api_setup_place(&self, req: &Request) -> Response {
+        let name = req.param("variant").unwrap_or(self.variant);
+        let Some(variant) = variants().into_iter().find(|v| v.eq_ignore_ascii_case(name)) else {
+            return bad(format!("unknown variant `{name}`"));
+        };
+        let Some(seat) = seat_param(req) else { return bad("bad seat") };
+        let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+        let facts = with_variant(variant, FactsOf).expect("known");
+        let r = parse_options(req, variant, &facts).and_then(|(o, _)| {
+            let token = req.param("token");
+            with_variant(variant, SetupPlace { options: &o, seat, token, seed }).expect("known")
+        });
+        match r {
+            Ok(j) => Response::json(200, j),
+            Err(e) => bad(e),
+        }
+    }
+
+    /// `GET /api/record.jsonl`: the game as a download.
+    pub(super) fn api_record_jsonl(&self) -> Response {
+        let mut r = Response::json(200, self.record_jsonl());
+        r.content_type = "application/x-ndjson; charset=utf-8";
+        r.headers.push((
+            "Content-Disposition".into(),
+            format!("attachment; filename=\"tetrarch-{}-{}.jsonl\"", self.variant, self.game),
+        ));
+        r
+    }
+
+    /// `GET /api/record.pgn4`: the game in the variant's record format.
+    pub(super) fn api_record_pgn4(&self) -> Response {
+        match with_variant(self.variant, Record { options: &self.options, start: &self.start, turns: &self.turns }) {
+            Some(Ok(text)) => Response {
+                status: 200,
+                content_type: "text/plain; charset=utf-8",
+                headers: vec![(
+                    "Content-Disposition".into(),
+                    format!("attachment; filename=\"tetrarch-{}-{}.pgn4\"", self.variant, self.game),
+                )],
+                body: text.into_bytes(),
+            },
+            Some(Err(e)) => bad(e),
+            None => bad("unknown variant"),
+        }
+    }
+
+    /// `POST /api/new`.
+    pub(super) fn api_new(&mut self, req: &Request) -> Response {
+        match self.new_game(req) {
+            Ok(()) => {
+                self.tick();
+                self.ok()
+            }
+            Err(e) => bad(e),
+        }
+    }
+
+    /// `POST /api/play`: a person's turn.
+    pub(super) fn api_play(&mut self, req: &Request) -> Response {
+        let turn = req.param("turn").unwrap_or("").trim();
+        if let Some(s) = &self.search {
+            if s.seat.is_some() {
+                return Response::error(409, "the engine is thinking: wait, or press Move now");
+            }
+        }
+        let Some(to_move) = self.snap.as_ref().map(|s| s.to_move) else { return bad("no position") };
+        if self.time_loss.is_some() {
+            return bad(format!("the game is over ({})", self.message));
+        }
+        if self.players.get(to_move) != Some(&Player::Human) {
+            return Response::error(409, "it is an engine seat's turn");
+        }
+        let check = CheckTurn { options: &self.options, start: &self.start, turns: &self.turns, turn };
+        match with_variant(self.variant, check) {
+            Some(Ok(t)) => {
+                self.halt();
+                if !self.clock_turn(to_move) {
+                    return bad(format!("too late: {}", self.message));
+                }
+                self.turns.push(t.clone());
+                self.times_ms.push(None);
+                self.scores.push(None);
+                self.message = format!("{} played {t}", self.facts.names.get(to_move).copied().unwrap_or("?"));
+                self.refresh();
+                self.tick();
+                self.ok()
+            }
+            Some(Err(e)) => bad(e),
+            None => bad("unknown variant"),
+        }
+    }
+
+    /// `POST /api/undo`: takes back turns up to a person's (or one turn
+    /// when every seat is an engine).
+    pub(super) fn api_undo(&mut self) -> Response {
+        if self.turns.is_empty() {
+            return bad("nothing to undo");
+        }
+        self.halt();
+        self.time_loss = None;
+        self.clock_since = None;
+        loop {
+            self.turns.pop();
+            self.times_ms.pop();
+            self.scores.pop();
+            if let Some(c) = self.clock_hist.pop() {
+                self.remaining = c;
+            }
+            self.refresh();
+            let to_move = self.snap.as_ref().map_or(0, |s| s.to_move);
+            let human = self.players.get(to_move) == Some(&Player::Human);
+            if self.turns.is_empty() || human || self.players.iter().all(|p| *p != Player::Human) {
+                break;
+            }
+        }
+        // After an undo the engines wait, so that the person can play.
+        self.paused = self.players.iter().all(|p| *p != Player::Human);
+        self.turn_clock = self.remaining.clone();
+        self.sync_clock();
+        self.message = "undone".into();
+        self.ok()
+    }
+
+    /// `POST /api/stop`: move now: the engine plays its best turn so far;
+    /// an analysis ends.
+    pub(super) fn api_stop(&mut self) -> Response {
+        if self.search.is_some() {
+            self.engine.handle_line("stop");
+            self.tick();
+        }
+        self.ok()
+    }
+
+    /// `POST /api/pause`: pauses (or, with `paused=false`, resumes) the engines.
+    pub(super) fn api_pause(&mut self, req: &Request) -> Response {
+        self.paused = req.param("paused") != Some("false");
+        if self.paused {
+            self.halt();
+        }
+        self.version += 1;
+        self.tick();
+        self.ok()
+    }
+
+    /// `POST /api/players`: who plays each seat.
+    pub(super) fn api_players(&mut self, req: &Request) -> Response {
+        let p = req.param("players").unwrap_or("");
+        match p.split(',').map(Player::parse).collect::<Result<Vec<_>, _>>() {
+            Ok(v) if v.len() == self.facts.seats => {
+                self.halt();
+                self.players = v;
+                self.version += 1;
+                self.tick();
+                self.ok()
+            }
+            Ok(v) => bad(format!("players: {} given, the game has {} seats", v.len(), self.facts.seats)),
+            Err(e) => bad(e),
+        }
+    }
+
+    /// `POST /api/analyse`: the engine analyses the position until stopped.
+    pub(super) fn api_analyse(&mut self) -> Response {
+        if self.snap.as_ref().is_some_and(|s| s.over) {
+            return bad("the game is over");
+        }
+        self.halt();
+        self.paused = true;
+        if let Err(e) = self.position_for(None) {
+            return bad(e);
+        }
+        self.thinking = None;
+        self.search = Some(Search { seat: None, started: Instant::now(), turns: self.turns.len() });
+        self.send("go infinite");
+        self.version += 1;
+        self.ok()
+    }
+}
+
+/// A 400 answer.
+pub(super) fn bad(msg: impl std::fmt::Display) -> Response {
+    Response::error(400, &msg.to_string())
+}
+
+/// The `seat` parameter (from 1; default 1) as a 0-based seat.
+pub(super) fn seat_param(req: &Request) -> Option<usize> {
+    match req.param("seat").unwrap_or("1").parse::<usize>() {
+        Ok(s) if s >= 1 => Some(s - 1),
+        _ => None,
+    }
+}
+
+/// What `/api/actions` needs, copied out of the game so that the listing
+/// runs without its lock.
+pub(crate) struct ActionsJob {
+    variant: &'static str,
+    options: Vec<(String, String)>,
+    start: Start,
+    turns: Vec<String>,
+    prefix: Vec<String>,
+}
+
+impl ActionsJob {
+    pub(super) fn run(&self) -> Response {
+        let a = Actions { options: &self.options, start: &self.start, turns: &self.turns, prefix: &self.prefix };
+        match with_variant(self.variant, a) {
+            Some(Ok(j)) => Response::json(200, j),
+            Some(Err(e)) => bad(e),
+            None => Response::error(400, "unknown variant"),
+        }
+    }
+}

@@ -1,0 +1,301 @@
+//! The game the page plays ([`Gui`]): its start, turns, players, options
+//! and clocks, the engine and its running search; a new game set up from
+//! `/api/new`'s parameters ([`parse_options`]); the clocks charged and run
+//! out.
+
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use super::clock::Clock;
+use super::error::GuiError;
+use super::game_queries::{self, CheckOptions, Facts, FactsOf, Propose, Snapshot, Start};
+use super::http::Request;
+use super::player::Player;
+use super::thinking::Thinking;
+use crate::options::{check_value, Settings, STRATEGIES};
+use crate::out::Captured;
+use crate::{variants, with_variant, Engine, Out};
+use tetrarch_core::game::OptionKind;
+
+/// A running engine search.
+pub(super) struct Search {
+    /// The seat it plays for (`None`: analysis only).
+    pub(super) seat: Option<usize>,
+    pub(super) started: Instant,
+    /// Number of turns when it started (a reply to an older position is void).
+    pub(super) turns: usize,
+}
+
+/// The game the page shows, and the engine.
+pub(super) struct Gui {
+    pub(super) variant: &'static str,
+    pub(super) facts: Facts,
+    /// The rule options that differ from the defaults (game spelling,
+    /// canonical values).
+    pub(super) options: Vec<(String, String)>,
+    /// The engine's `Strategy` (free-for-all variants), if chosen.
+    pub(super) strategy: Option<&'static str>,
+    pub(super) clock: Option<Clock>,
+    /// Time left per seat, ms (the seat to move's clock runs from
+    /// `clock_since`).
+    pub(super) remaining: Vec<i64>,
+    /// `remaining` when the current turn began.
+    pub(super) turn_clock: Vec<i64>,
+    /// `remaining` when each turn played began (for undo).
+    pub(super) clock_hist: Vec<Vec<i64>>,
+    /// Since when the seat to move's clock runs.
+    pub(super) clock_since: Option<Instant>,
+    /// The seat whose clock ran out.
+    pub(super) time_loss: Option<usize>,
+    pub(super) start: Start,
+    pub(super) turns: Vec<String>,
+    pub(super) times_ms: Vec<Option<u64>>,
+    pub(super) scores: Vec<Option<String>>,
+    pub(super) players: Vec<Player>,
+    pub(super) paused: bool,
+    pub(super) engine: Engine,
+    pub(super) cap: Captured,
+    /// What the engine was last set to (variant, options, clock).
+    pub(super) engine_config: String,
+    pub(super) search: Option<Search>,
+    pub(super) thinking: Option<Thinking>,
+    pub(super) log: Vec<String>,
+    pub(super) log_dropped: usize,
+    pub(super) message: String,
+    pub(super) game: u64,
+    pub(super) version: u64,
+    pub(super) started: SystemTime,
+    /// The cached snapshot of the current position.
+    pub(super) snap: Option<game_queries::SnapshotOut>,
+}
+
+impl Gui {
+    pub(super) fn new(variant: &'static str) -> Gui {
+        Gui::with_settings(variant, Settings::default())
+    }
+
+    /// A GUI whose engine has these settings (the fuzz harness asks for a
+    /// 1 MiB hash: the default 64 MiB, zeroed per input, cost it 90 % of its time).
+    pub(super) fn with_settings(variant: &'static str, settings: Settings) -> Gui {
+        let (out, cap) = Out::buffer();
+        let engine = Engine::with_settings(out, variant, settings).expect("a known variant");
+        let facts = with_variant(variant, FactsOf).expect("a known variant");
+        let players = vec![Player::Human; facts.seats]
+            .into_iter()
+            .enumerate()
+            .map(|(i, p)| if i == 0 { p } else { Player::Engine(1000) })
+            .collect();
+        let mut g = Gui {
+            variant,
+            facts,
+            options: Vec::new(),
+            strategy: None,
+            clock: None,
+            remaining: Vec::new(),
+            turn_clock: Vec::new(),
+            clock_hist: Vec::new(),
+            clock_since: None,
+            time_loss: None,
+            start: Start::Startpos,
+            turns: vec![],
+            times_ms: vec![],
+            scores: vec![],
+            players,
+            paused: false,
+            engine,
+            cap,
+            engine_config: String::new(),
+            search: None,
+            thinking: None,
+            log: vec![],
+            log_dropped: 0,
+            message: String::new(),
+            game: 1,
+            version: 0,
+            started: SystemTime::now(),
+            snap: None,
+        };
+        g.refresh();
+        g
+    }
+
+    /// Recomputes the snapshot after a change.
+    pub(super) fn refresh(&mut self) {
+        self.version += 1;
+        self.snap = with_variant(
+            self.variant,
+            Snapshot { options: &self.options, start: &self.start, turns: &self.turns, time_loss: self.time_loss },
+        )
+        .and_then(Result::ok);
+    }
+
+    /// The seat to move, if the game goes on.
+    pub(super) fn mover(&self) -> Option<usize> {
+        self.snap.as_ref().filter(|s| !s.over).map(|s| s.to_move)
+    }
+
+    /// Time left on `seat`'s clock now, ms.
+    pub(super) fn clock_left(&self, seat: usize) -> i64 {
+        let run = match (self.clock_since, self.mover()) {
+            (Some(t), Some(m)) if m == seat => t.elapsed().as_millis() as i64,
+            _ => 0,
+        };
+        self.remaining.get(seat).copied().unwrap_or(0) - run
+    }
+
+    /// Starts or stops the clock of the seat to move: it runs while the
+    /// game goes on and is not paused.
+    pub(super) fn sync_clock(&mut self) {
+        let run = self.clock.is_some() && !self.paused && self.mover().is_some();
+        match (run, self.clock_since) {
+            (true, None) => self.clock_since = Some(Instant::now()),
+            (false, Some(t)) => {
+                self.clock_since = None;
+                if let Some(m) = self.snap.as_ref().map(|s| s.to_move) {
+                    if let Some(r) = self.remaining.get_mut(m) {
+                        *r -= t.elapsed().as_millis() as i64;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Charges `seat` for the turn it just played; `false` if its clock ran
+    /// out meanwhile (the turn does not count: it lost on time).
+    pub(super) fn clock_turn(&mut self, seat: usize) -> bool {
+        let Some(c) = self.clock else { return true };
+        let used = self.clock_since.take().map_or(0, |t| t.elapsed().as_millis() as i64);
+        if self.remaining[seat] - used <= 0 {
+            self.remaining[seat] -= used;
+            self.flag(seat);
+            return false;
+        }
+        self.clock_hist.push(self.turn_clock.clone());
+        self.remaining[seat] += c.inc_ms as i64 - used;
+        self.turn_clock = self.remaining.clone();
+        self.clock_since = Some(Instant::now());
+        true
+    }
+
+    /// `seat` lost on time: the game ends.
+    pub(super) fn flag(&mut self, seat: usize) {
+        self.halt();
+        self.clock_since = None;
+        self.remaining[seat] = self.remaining[seat].min(0);
+        self.time_loss = Some(seat);
+        self.message = format!("{} lost on time", self.facts.names.get(seat).copied().unwrap_or("?"));
+        self.refresh();
+    }
+
+    pub(super) fn new_game(&mut self, req: &Request) -> Result<(), GuiError> {
+        let name = req.param("variant").unwrap_or(self.variant);
+        let variant =
+            variants().into_iter().find(|v| v.eq_ignore_ascii_case(name)).ok_or_else(|| GuiError::unknown_variant(name))?;
+        let facts = with_variant(variant, FactsOf).ok_or(GuiError::NotInGameTable)?;
+        let (options, strategy) = parse_options(req, variant, &facts)?;
+        let players = match req.param("players").filter(|p| !p.is_empty()) {
+            Some(p) => {
+                let v = p.split(',').map(Player::parse).collect::<Result<Vec<_>, _>>()?;
+                if v.len() != facts.seats {
+                    return Err(GuiError::PlayerCount { given: v.len(), variant, seats: facts.seats });
+                }
+                v
+            }
+            None if variant == self.variant => self.players.clone(),
+            None => (0..facts.seats).map(|i| if i == 0 { Player::Human } else { Player::Engine(1000) }).collect(),
+        };
+        let start = match req.param("start").unwrap_or("startpos") {
+            "startpos" | "" => Start::Startpos,
+            "fen" => {
+                let s = req.param("fen").unwrap_or("").trim();
+                if s.is_empty() {
+                    return Err(GuiError::EmptyFen);
+                }
+                Start::Fen(s.split_whitespace().collect::<Vec<_>>().join(" "))
+            }
+            "setup" => {
+                if !facts.setup {
+                    return Err(GuiError::NoSetup { variant: variant.into() });
+                }
+                let mut toks = Vec::new();
+                for seat in 0..facts.seats {
+                    let t = req.param(&format!("setup{}", seat + 1)).unwrap_or("").trim().to_string();
+                    if t.is_empty() {
+                        let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(7, |d| d.as_nanos() as u64)
+                            ^ (seat as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                        toks.push(
+                            with_variant(variant, Propose { options: &options, seat, seed })
+                                .flatten()
+                                .ok_or(GuiError::NoProposal)?,
+                        );
+                    } else if t.contains(char::is_whitespace) {
+                        return Err(GuiError::SetupTokenSpaces { seat: seat + 1 });
+                    } else {
+                        toks.push(t);
+                    }
+                }
+                Start::Setup(toks)
+            }
+            s => return Err(GuiError::UnknownStart(s.into())),
+        };
+        let moves: Vec<String> = req.param("moves").unwrap_or("").split_whitespace().map(str::to_owned).collect();
+        let clock = Clock::parse(req.param("clock").unwrap_or(""))?;
+        // Check everything before changing anything.
+        with_variant(variant, Snapshot { options: &options, start: &start, turns: &moves, time_loss: None })
+            .ok_or(GuiError::NotInGameTable)??;
+        self.halt();
+        self.variant = variant;
+        self.facts = facts;
+        self.options = options;
+        self.strategy = strategy;
+        self.players = players;
+        self.start = start;
+        self.turns = moves;
+        self.clock = clock;
+        self.remaining = vec![clock.map_or(0, |c| c.base_ms as i64); self.facts.seats];
+        self.turn_clock = self.remaining.clone();
+        self.clock_hist = vec![self.remaining.clone(); self.turns.len()];
+        self.clock_since = None;
+        self.time_loss = None;
+        self.times_ms = vec![None; self.turns.len()];
+        self.scores = vec![None; self.turns.len()];
+        self.thinking = None;
+        self.paused = false;
+        self.game += 1;
+        self.started = SystemTime::now();
+        self.send("ucinewgame");
+        self.message = format!("new game: {variant}");
+        self.refresh();
+        self.sync_clock();
+        Ok(())
+    }
+}
+
+/// Rule options (game spelling, canonical values) and the engine's
+/// `Strategy`.
+pub(super) type ChosenOptions = (Vec<(String, String)>, Option<&'static str>);
+
+/// The `option.NAME=VALUE` parameters of a request: the rule options the
+/// variant offers (checked, canonical, the defaults left out) and the
+/// engine's `Strategy` (free-for-all variants only).
+pub(super) fn parse_options(req: &Request, variant: &str, facts: &Facts) -> Result<ChosenOptions, GuiError> {
+    let mut pairs = Vec::new();
+    let mut strategy = None;
+    for (k, v) in &req.params {
+        let Some(name) = k.strip_prefix("option.") else { continue };
+        if name.eq_ignore_ascii_case("Strategy") {
+            if !facts.ffa {
+                return Err(GuiError::NotFreeForAll { variant: variant.into() });
+            }
+            let v = check_value("Strategy", &OptionKind::Combo(STRATEGIES), Some(v))?;
+            strategy = STRATEGIES.iter().copied().find(|s| *s == v);
+        } else if facts.options.iter().any(|o| o.name.eq_ignore_ascii_case(name)) {
+            pairs.push((name.to_string(), v.clone()));
+        } else {
+            let options = facts.options.iter().map(|o| o.name).collect();
+            return Err(GuiError::UnknownOption { name: name.into(), variant: variant.into(), options });
+        }
+    }
+    let options = with_variant(variant, CheckOptions { options: &pairs }).ok_or(GuiError::NotInGameTable)??;
+    Ok((options, strategy))
+}
