@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tetrarch_match::config::EngineSetting;
+use tetrarch_match::engine_config::EngineSetting;
 use tetrarch_match::openings::{mix, Rng};
 use tetrarch_match::{ConfigError, GameRecord, RunError};
 
@@ -863,7 +863,7 @@ pub fn spsa_main(a: &SpsaArgs, say: &mut dyn FnMut(&str)) -> Result<SpsaOutcome,
             say(&format!("continuing {} from iteration {}", a.out.display(), s.iteration));
         }
     }
-    tetrarch_match::engine::stop_engines_on_signals();
+    tetrarch_match::os::stop_engines_on_signals();
     let mut play = |g: &Games<'_>| -> Result<Score, SpsaError> {
         let mut cfg = base.clone();
         for (e, values) in [(0, &g.plus), (1, &g.minus)] {
