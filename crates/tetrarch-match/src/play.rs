@@ -236,9 +236,11 @@ pub fn note_seats_out(out_order: &mut Vec<usize>, mover: usize, next: usize, n: 
 }
 
 /// The places of a free-for-all game that ended by the rules (`outcome`)
-/// or by a drawn adjudication (`None`), best first: see [`win_places`]; in
-/// a draw the drawing seats first, then the other seats still in, then
-/// those out, the later out higher. `out_order`: the seats in the order
+/// or by a drawn adjudication (`None`), best first. After a win: the
+/// winners, then the seats still in sharing one place, then those that went
+/// out in the last turn (the one visited last first), then those out before,
+/// the later out higher. In a draw: the drawing seats first, then the other
+/// seats still in, then those out, the later out higher. `out_order`: the seats in the order
 /// they went out.
 pub fn free_for_all_places(
     n: usize,

@@ -2,7 +2,7 @@
 //! (Texel tuning; docs/tuning.md).
 //!
 //! Every sample's evaluation is linear in the weights (`Σ w·f / d`, the
-//! features `f` and divisor `d` of [`Evaluation::eval_features`]), so the
+//! features `f` and divisor `d` of [`Evaluation::eval_features`](tetrarch_core::game::Evaluation::eval_features)), so the
 //! samples are turned into sparse feature rows once, and the fit works on
 //! those rows only.
 //!

@@ -50,7 +50,8 @@ pub enum ParamsError {
         /// 1-based.
         index: usize,
     },
-    /// A field that is not one of [`FIELDS`].
+    /// A field that is not one of `name`, `value`, `min`, `max`, `c_end`,
+    /// `r_end`.
     #[error("parameter {index}: unknown field `{field}` (fields: name, value, min, max, c_end, r_end)")]
     UnknownField {
         /// 1-based.

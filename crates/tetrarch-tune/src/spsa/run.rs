@@ -102,7 +102,8 @@ pub fn iteration(
 /// is written. Returns the final state.
 ///
 /// Files: after every iteration its line is appended to
-/// [`TRAJECTORY_FILE`] (flushed), then [`STATE_FILE`] is replaced (a
+/// [`TRAJECTORY_FILE`](super::TRAJECTORY_FILE) (flushed), then
+/// [`STATE_FILE`](super::STATE_FILE) is replaced (a
 /// temporary file, synced, renamed): a kill at any moment leaves a state
 /// file of a whole iteration, and a trajectory line past it is cut off when
 /// the run continues. The folder is made when the first iteration ends, so
