@@ -325,7 +325,7 @@ pub enum BestmoveError {
     Illegal {
         /// The engine's token, as it wrote it.
         token: String,
-        /// Why.
+        /// The rules' refusal of the token (malformed or illegal).
         reason: TokenError,
     },
 }
@@ -366,7 +366,7 @@ struct GameState<G: GameInfo> {
     pos: G,
     /// Turn-start keys before the current position.
     history: Vec<u64>,
-    /// Seats.
+    /// The number of seats.
     n: usize,
     fmt: Format,
     /// Every turn from the start, the opening's included, canonical.

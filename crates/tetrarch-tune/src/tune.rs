@@ -70,7 +70,7 @@ pub enum SampleError {
         game: u64,
         /// The position string.
         pos: String,
-        /// Why.
+        /// The game's refusal of the position string.
         reason: tetrarch_core::game::PositionError,
     },
     /// A result (or seat) that does not fit the position's seats.

@@ -150,7 +150,7 @@ pub enum PerftBenchError {
     Read {
         /// The path.
         path: String,
-        /// Why.
+        /// The I/O error of reading the file (not found, no permission, not UTF-8).
         source: std::io::Error,
     },
     /// The variant has no record format.

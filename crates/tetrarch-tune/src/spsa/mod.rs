@@ -63,7 +63,7 @@ pub enum SpsaError {
     ReadParams {
         /// The file.
         path: PathBuf,
-        /// Why.
+        /// The I/O error of reading it (not found, no permission, not UTF-8, …).
         source: std::io::Error,
     },
     /// The parameters file is wrong.
@@ -85,7 +85,8 @@ pub enum SpsaError {
     BadState {
         /// The file.
         path: PathBuf,
-        /// Why.
+        /// What is wrong: the read's I/O error, bad JSON, another format, or a θ
+        /// or iteration count that does not fit the setup.
         reason: String,
     },
     /// The output folder holds another run.
@@ -101,7 +102,8 @@ pub enum SpsaError {
     Write {
         /// The file.
         path: PathBuf,
-        /// Why.
+        /// The I/O error of making the folder or writing, syncing or renaming the
+        /// file.
         source: std::io::Error,
     },
     /// The games could not be played (an engine does not start or

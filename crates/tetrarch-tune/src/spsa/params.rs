@@ -47,39 +47,39 @@ pub enum ParamsError {
     /// An element of the list that is not an object (1-based).
     #[error("parameter {index}: not an object")]
     NotAnObject {
-        /// 1-based.
+        /// The parameter's place in the file's list, from 1.
         index: usize,
     },
     /// A field that is not one of `name`, `value`, `min`, `max`, `c_end`,
     /// `r_end`.
     #[error("parameter {index}: unknown field `{field}` (fields: name, value, min, max, c_end, r_end)")]
     UnknownField {
-        /// 1-based.
+        /// The parameter's place in the file's list, from 1.
         index: usize,
-        /// The field.
+        /// The field's name, as the file has it.
         field: String,
     },
     /// A field left out.
     #[error("parameter {index}: missing field `{field}`")]
     MissingField {
-        /// 1-based.
+        /// The parameter's place in the file's list, from 1.
         index: usize,
-        /// The field.
+        /// The name of the field left out.
         field: &'static str,
     },
     /// `name` not a string, or a number field not a (finite) number.
     #[error("parameter {index}: `{field}` must be {}", if *field == "name" { "a string" } else { "a number" })]
     WrongType {
-        /// 1-based.
+        /// The parameter's place in the file's list, from 1.
         index: usize,
-        /// The field.
+        /// The name of the field of the wrong type.
         field: &'static str,
     },
     /// An empty name, spaces around it, or a name that would break the
     /// `setoption` line.
     #[error("parameter {index}: bad name `{name}` (not empty, no spaces at its ends, no line break, not the word `value`)")]
     BadName {
-        /// 1-based.
+        /// The parameter's place in the file's list, from 1.
         index: usize,
         /// The name.
         name: String,
