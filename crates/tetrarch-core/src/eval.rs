@@ -2,7 +2,7 @@
 //! game's evaluation is written: as **features** (how often each weighted
 //! pattern occurs) sent to an [`EvalSink`].
 //!
-//! A game declares its weights once with [`weights!`]: a name per weight
+//! A game declares its weights once with [`weights!`](crate::weights!): a name per weight
 //! (`group.name`, where `group` is the term `eval` prints), its default, and
 //! whether the tuner may change it. Tables (a weight per value of a computed
 //! quantity, a piece-square table) are one entry with a length; their

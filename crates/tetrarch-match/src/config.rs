@@ -21,7 +21,7 @@ use crate::tournament::Kind;
 pub struct Resign {
     /// Turns of every seat in a row.
     pub movecount: u32,
-    /// Centipawns.
+    /// The threshold in centipawns: a report of `-score` or worse counts.
     pub score: i32,
 }
 
@@ -33,7 +33,7 @@ pub struct DrawAdj {
     pub movenumber: u32,
     /// Turns of every seat in a row.
     pub movecount: u32,
-    /// Centipawns.
+    /// The bound in centipawns: every score within `±score`.
     pub score: i32,
 }
 
@@ -58,7 +58,8 @@ pub struct Config {
     pub random_plies: u32,
     /// Random set-ups for games with a set-up phase when no file is given.
     pub random_setup: bool,
-    /// SPRT.
+    /// The SPRT of `--sprt` that stops the match once it decides (`None`:
+    /// every game is played).
     pub sprt: Option<Sprt>,
     /// Resign adjudication.
     pub resign: Option<Resign>,
@@ -93,9 +94,9 @@ pub struct Config {
 /// checked when the flag's words are put together).
 #[derive(Clone, Debug, PartialEq)]
 pub struct KeyValue {
-    /// The key.
+    /// The text before the first `=`.
     pub key: String,
-    /// The value.
+    /// The text after it (not yet parsed: it may hold more `=`).
     pub value: String,
 }
 
@@ -180,7 +181,7 @@ pub enum ConfigError {
     BadNumber {
         /// The flag.
         flag: &'static str,
-        /// The value.
+        /// The text after the key's `=`, which does not parse as a number.
         value: String,
     },
     /// A key that `--sprt`, `--resign` or `--draw` does not take.

@@ -26,7 +26,7 @@ pub enum DialectError {
     Turn {
         /// The turn as written.
         token: String,
-        /// Why.
+        /// The rules' refusal of the token (malformed or illegal).
         reason: TokenError,
     },
 }

@@ -107,7 +107,7 @@ pub enum SettingError {
     Time {
         /// The key.
         key: &'static str,
-        /// Why.
+        /// What is wrong with the time (the value is named in it).
         reason: TcError,
     },
     /// `option.UCI_Variant=`: the runner sets it.

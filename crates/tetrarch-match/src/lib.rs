@@ -124,7 +124,7 @@ pub enum VerifyRecordsError {
     Game {
         /// The game number.
         game: u64,
-        /// Why.
+        /// The record's start or the first turn the rules refuse.
         source: record::ReplayError,
     },
 }

@@ -44,7 +44,7 @@ pub enum OpeningError {
         turn: usize,
         /// The turn as written.
         token: String,
-        /// Why.
+        /// The rules' refusal of the token (malformed or illegal).
         reason: TokenError,
     },
     /// The opening ends the game (the outcome as the protocol writes it).
@@ -70,7 +70,7 @@ pub enum OpeningsFileError {
         path: PathBuf,
         /// 1-based.
         line: usize,
-        /// Why.
+        /// What is wrong with the line's opening.
         source: OpeningError,
     },
     /// Only blank lines and comments.

@@ -236,9 +236,11 @@ pub fn note_seats_out(out_order: &mut Vec<usize>, mover: usize, next: usize, n: 
 }
 
 /// The places of a free-for-all game that ended by the rules (`outcome`)
-/// or by a drawn adjudication (`None`), best first: see [`win_places`]; in
-/// a draw the drawing seats first, then the other seats still in, then
-/// those out, the later out higher. `out_order`: the seats in the order
+/// or by a drawn adjudication (`None`), best first. After a win: the
+/// winners, then the seats still in sharing one place, then those that went
+/// out in the last turn (the one visited last first), then those out before,
+/// the later out higher. In a draw: the drawing seats first, then the other
+/// seats still in, then those out, the later out higher. `out_order`: the seats in the order
 /// they went out.
 pub fn free_for_all_places(
     n: usize,
@@ -323,7 +325,7 @@ pub enum BestmoveError {
     Illegal {
         /// The engine's token, as it wrote it.
         token: String,
-        /// Why.
+        /// The rules' refusal of the token (malformed or illegal).
         reason: TokenError,
     },
 }
@@ -364,7 +366,7 @@ struct GameState<G: GameInfo> {
     pos: G,
     /// Turn-start keys before the current position.
     history: Vec<u64>,
-    /// Seats.
+    /// The number of seats.
     n: usize,
     fmt: Format,
     /// Every turn from the start, the opening's included, canonical.

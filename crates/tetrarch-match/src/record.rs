@@ -120,7 +120,7 @@ pub enum RecordsError {
     Read {
         /// The file.
         path: PathBuf,
-        /// Why.
+        /// The I/O error of reading the file.
         source: std::io::Error,
     },
     /// The file cannot be opened for appending, or repaired.
@@ -128,7 +128,8 @@ pub enum RecordsError {
     Open {
         /// The file.
         path: PathBuf,
-        /// Why.
+        /// The I/O error of opening, or of cutting back a torn last line
+        /// (`set_len`).
         source: std::io::Error,
     },
     /// A complete line that is not a record.
@@ -138,7 +139,7 @@ pub enum RecordsError {
         path: Option<PathBuf>,
         /// 1-based line number.
         line: usize,
-        /// Why.
+        /// What is wrong with the line (not JSON, or not a record).
         source: RecordError,
     },
 }
@@ -166,7 +167,7 @@ pub enum ReplayError {
         turn: usize,
         /// The turn as written.
         token: String,
-        /// Why.
+        /// The rules' refusal of the token (malformed or illegal).
         reason: TokenError,
     },
     /// `decided: rules`, but the rules do not end the game.

@@ -125,7 +125,7 @@ pub enum ReportError {
     Pattern {
         /// The pattern.
         pattern: String,
-        /// Why.
+        /// What glob finds wrong with the pattern (and where).
         source: glob::PatternError,
     },
     /// A file a pattern matched that cannot be looked at.
@@ -133,7 +133,7 @@ pub enum ReportError {
     Glob {
         /// The file.
         path: PathBuf,
-        /// Why.
+        /// The I/O error of looking at the file.
         source: std::io::Error,
     },
     /// A directory that cannot be listed.
@@ -141,7 +141,7 @@ pub enum ReportError {
     ListDir {
         /// The directory.
         dir: PathBuf,
-        /// Why.
+        /// The I/O error of listing the directory.
         source: std::io::Error,
     },
     /// A directory without a records file.

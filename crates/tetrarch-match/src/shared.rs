@@ -34,7 +34,7 @@ pub enum SharedError {
     Dir {
         /// The folder.
         dir: PathBuf,
-        /// Why.
+        /// The I/O error of making or listing the folder.
         source: std::io::Error,
     },
     /// A file cannot be read.
@@ -42,7 +42,7 @@ pub enum SharedError {
     Read {
         /// The file.
         path: PathBuf,
-        /// Why.
+        /// The I/O error of reading the file.
         source: std::io::Error,
     },
     /// A complete line that is not a record.
@@ -52,7 +52,7 @@ pub enum SharedError {
         path: PathBuf,
         /// 1-based line number.
         line: usize,
-        /// Why.
+        /// What is wrong with the line (not JSON, or not a record).
         source: crate::record::RecordError,
     },
     /// A record of another match.
@@ -70,7 +70,8 @@ pub enum SharedError {
     Decision {
         /// The file.
         path: PathBuf,
-        /// Why.
+        /// What is wrong: not a decision file, another match's (and how its
+        /// identity differs), or an unknown decision.
         msg: String,
     },
 }

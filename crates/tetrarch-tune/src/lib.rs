@@ -95,7 +95,8 @@ pub enum WeightsFileError {
     Bad {
         /// The file.
         path: PathBuf,
-        /// Why.
+        /// What does not fit: not a weights file, another variant's, a
+        /// malformed line, a name the game does not have, ….
         source: tetrarch_core::eval::WeightsError,
     },
 }
@@ -134,7 +135,7 @@ pub enum TuneError {
     Position {
         /// The file.
         path: PathBuf,
-        /// Why.
+        /// The game's refusal of that position string.
         reason: PositionError,
     },
     /// A sample of a data file that is not a position and result.
@@ -142,7 +143,8 @@ pub enum TuneError {
     Sample {
         /// The file.
         path: PathBuf,
-        /// Why.
+        /// What is wrong with the sample: a position the game refuses, or a
+        /// result that does not fit its seats.
         source: tune::SampleError,
     },
     /// Data files without a position.

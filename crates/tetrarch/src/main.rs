@@ -331,7 +331,7 @@ enum CliError {
     Listen {
         /// The port asked for.
         port: u16,
-        /// Why.
+        /// The I/O error of binding the port (in use, no permission, …).
         source: std::io::Error,
     },
     /// The GUI cannot start or serve.

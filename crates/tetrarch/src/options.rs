@@ -147,7 +147,7 @@ pub enum OptionError {
     EvalFileRead {
         /// The path.
         path: String,
-        /// Why.
+        /// The I/O error, a directory, or a file over the size limit.
         source: ReadError,
     },
     /// The `EvalFile` is no weights file of this variant.
@@ -155,7 +155,8 @@ pub enum OptionError {
     EvalFile {
         /// The path.
         path: String,
-        /// Why.
+        /// What does not fit: not a weights file, another variant's, a
+        /// malformed line, a name the game does not have, ….
         source: WeightsError,
     },
 }

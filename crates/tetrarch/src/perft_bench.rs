@@ -4,68 +4,16 @@
 
 use std::time::{Duration, Instant};
 
-use tetrarch_core::game::{Game, PositionError, TokenError};
+use tetrarch_core::game::Game;
 use tetrarch_core::turns::{
     divide, legal_turns_up_to, parse_turn, perft, perft_actions, perft_bulk, play_turn, DivideError, TURN_LIST_LIMIT,
 };
 use tetrarch_search::{Score, Searcher};
 
-use crate::out::{quote, Out};
+pub use crate::error::PerftBenchError;
+use crate::out::Out;
 use crate::session::{bench_search, bestmove_line};
 use crate::{variants, with_variant, GameInfo, GameVisitor};
-
-/// Why `tetrarch perft`, `tetrarch bench` or `tetrarch record` cannot run
-/// (the text follows `error: ` on standard error).
-#[derive(Debug, thiserror::Error)]
-pub enum PerftBenchError {
-    /// No game has this variant.
-    #[error("unknown variant {} (known: {})", quote(.name), .known.join(", "))]
-    UnknownVariant {
-        /// The name given.
-        name: String,
-        /// Every variant.
-        known: Vec<&'static str>,
-    },
-    /// `--bulk` with `--actions`.
-    #[error("--bulk and --actions cannot be combined")]
-    BulkWithActions,
-    /// `--fen` is wrong.
-    #[error("invalid position string: {0}")]
-    InvalidPosition(PositionError),
-    /// A turn of `--moves` is not a turn of its position.
-    #[error("turn {turn} {}: {source}", quote(.token))]
-    Turn {
-        /// Its place in `--moves`, from 1.
-        turn: usize,
-        /// The token.
-        token: String,
-        /// Why it is refused.
-        source: TokenError,
-    },
-    /// The record file cannot be read.
-    #[error("cannot read {}: {source}", quote(.path))]
-    Read {
-        /// The path.
-        path: String,
-        /// Why.
-        source: std::io::Error,
-    },
-    /// The variant has no record format.
-    #[error("variant {variant} has no record format")]
-    NoRecordFormat {
-        /// The variant.
-        variant: &'static str,
-    },
-    /// The record is wrong.
-    #[error(transparent)]
-    Record(PositionError),
-}
-
-impl PerftBenchError {
-    fn unknown_variant(name: &str) -> Self {
-        PerftBenchError::UnknownVariant { name: name.into(), known: variants() }
-    }
-}
 
 /// Arguments of `tetrarch perft`.
 #[derive(Clone, Debug, Default)]

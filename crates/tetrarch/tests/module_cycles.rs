@@ -41,10 +41,6 @@ const KNOWN_CYCLES: &[(&str, &str, &[&str])] = &[
     // registry lists the games. Moving `GameInfo` out of the registry means
     // editing every game's `mod.rs`, teamchess's included (issue 39).
     ("tetrarch-core", "", &["games", "registry"]),
-    // tetrarch: `CommandError::Bench` wraps `perft_bench::PerftBenchError`,
-    // `perft_bench` uses `session::bench_search`, `session` returns
-    // `CommandError` (issue 39).
-    ("tetrarch", "", &["error", "perft_bench", "session"]),
 ];
 
 #[derive(Clone, Debug, PartialEq)]

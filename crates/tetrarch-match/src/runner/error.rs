@@ -35,7 +35,7 @@ pub enum RunError {
     RuleOption {
         /// The option.
         name: String,
-        /// Why.
+        /// The game's refusal of the value.
         reason: PositionError,
     },
     /// Too few engines for a tournament of the variant.
@@ -124,7 +124,7 @@ pub enum RunError {
     ResumeReplay {
         /// The game.
         game: u64,
-        /// Why.
+        /// The first turn the rules refuse, or a start that is no position.
         source: ReplayError,
     },
     /// A records file with games, without `--resume`.
@@ -147,7 +147,8 @@ pub enum RunError {
     EngineHandshake {
         /// The engine's name.
         name: String,
-        /// Why.
+        /// What went wrong: no `uciok` or `readyok` in time, the engine exited,
+        /// a line too long, or the variant or an option refused.
         source: HandshakeError,
     },
     /// `--records-dir` cannot be made.
@@ -155,7 +156,7 @@ pub enum RunError {
     RecordsDir {
         /// The folder.
         dir: PathBuf,
-        /// Why.
+        /// The I/O error of making the folder.
         source: std::io::Error,
     },
     /// `--pgnout` cannot be opened.
@@ -163,7 +164,7 @@ pub enum RunError {
     PgnOpen {
         /// The file.
         path: PathBuf,
-        /// Why.
+        /// The I/O error of opening the file for appending.
         source: std::io::Error,
     },
     /// `--pgnout` cannot be read (`--resume`).
@@ -171,7 +172,7 @@ pub enum RunError {
     PgnRead {
         /// The file.
         path: PathBuf,
-        /// Why.
+        /// The I/O error of reading the file.
         source: std::io::Error,
     },
     /// `--pgnout` is not text (`--resume`).
@@ -185,7 +186,7 @@ pub enum RunError {
     PgnRepair {
         /// The file.
         path: PathBuf,
-        /// Why.
+        /// The I/O error of cutting the file back to its whole games.
         source: std::io::Error,
     },
     /// A record could not be written during the match.

@@ -1,6 +1,11 @@
 //! The SPSA tuner: its gains, draws and updates, convergence on a toy
 //! "engine" with a known optimum, resumption, and refused parameters.
 
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use tetrarch_match::openings::{mix, Rng};
+
 use super::*;
 
 fn param(name: &str, value: f64, min: f64, max: f64, c_end: f64, r_end: f64) -> Param {

@@ -32,7 +32,8 @@ pub(crate) mod kind {
     pub const DRIVE_STACK: u8 = 2;
 }
 
-/// One action (16 bytes). See [`kind`] for the meaning of the fields.
+/// One action (16 bytes). The crate-internal `kind` module gives the
+/// meaning of the fields for each kind.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Action {
     pub(crate) kind: u8,
@@ -48,7 +49,7 @@ impl Action {
     pub(crate) fn simple(k: u8, a: Sq, b: Sq) -> Action {
         Action { kind: k, a: a as u8, b: b as u8, c: 0, x: 0, y: 0 }
     }
-    /// The kind ([`kind`]).
+    /// The kind (one of the crate-internal `kind` module's constants).
     pub fn kind(&self) -> u8 {
         self.kind
     }
@@ -86,7 +87,7 @@ pub const INLINE_ACTIONS: usize = 256;
 /// contributors and an unstacking cascade of an 8-high stack can follow
 /// hundreds of thousands of chains (§8.5), so no small bound exists: the list
 /// grows onto the heap in the rare positions with more than
-/// [`INLINE_ACTIONS`] actions.
+/// `INLINE_ACTIONS` actions.
 #[derive(Default, Clone, Debug)]
 pub struct ActionVec(pub(crate) SmallVec<[Action; INLINE_ACTIONS]>);
 

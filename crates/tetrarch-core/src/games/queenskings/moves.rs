@@ -190,7 +190,7 @@ fn queen_can_capture(g: &Geo, capt: Bb192, s: Sq, occ: Bb192) -> bool {
 /// Slots of [`Seen`]: a power of two.
 const SEEN_SLOTS: usize = 1 << 15;
 
-/// Most capture states [`Paths::Distinct`] expands in one position (three
+/// Most capture states `Paths::Distinct` expands in one position (three
 /// quarters of the set's slots, so probes stay short); past it the search's
 /// list leaves the remaining capture states out.
 pub const DISTINCT_CAPTURE_STATES: usize = SEEN_SLOTS / 4 * 3;

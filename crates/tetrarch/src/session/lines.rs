@@ -1,0 +1,118 @@
+//! The engine's report lines: `info` during a search and `bestmove` after
+//! it, with turns in the game's dialect where an option selects one.
+
+use tetrarch_core::game::{turn_done, Game};
+use tetrarch_core::turns::{line_to_turns, play_turn, turn_by_actions, turn_string};
+use tetrarch_search::{Info, Score, SearchResult};
+
+use super::{game_over, is_legal_turn};
+use crate::out::Out;
+
+fn score_text(s: Score) -> String {
+    match s {
+        Score::Cp(x) => format!("cp {x}"),
+        Score::Mate(n) => format!("mate {n}"),
+    }
+}
+
+/// The token of a turn: the game's dialect when an option selects one
+/// ([`Presentation::dialect_turn`]), else the canonical token.
+pub(crate) fn turn_token<G: Game>(g: &G, opts: &G::Options, actions: &[G::Action]) -> String {
+    g.dialect_turn(opts, actions).unwrap_or_else(|| turn_string(g, actions))
+}
+
+/// A line of actions from `root` as turn tokens: [`line_to_turns`], each
+/// turn in the game's dialect where one is selected.
+pub(crate) fn line_tokens<G: Game>(root: &G, opts: &G::Options, actions: &[G::Action]) -> Vec<String> {
+    if root.dialect_turn(opts, &actions[..actions.len().min(1)]).is_none() {
+        return line_to_turns(root, actions);
+    }
+    let mut pos = root.clone();
+    let mut snapshot = pos.clone();
+    let mut start = 0;
+    let mut v = Vec::new();
+    for (i, &a) in actions.iter().enumerate() {
+        pos.make(a);
+        if turn_done(&pos) {
+            v.push(turn_token(&snapshot, opts, &actions[start..=i]));
+            start = i + 1;
+            snapshot = pos.clone();
+        }
+    }
+    if start < actions.len() {
+        v.push(turn_token(&snapshot, opts, &actions[start..]));
+    }
+    v
+}
+
+/// A score from the side to move, as the game's dialect reports it
+/// ([`Presentation::dialect_score_seat`]: 4pchess's tools read Red/Yellow's side).
+fn dialect_score<G: Game>(root: &G, opts: &G::Options, s: Score) -> Score {
+    match root.dialect_score_seat(opts) {
+        Some(seat) if root.side_of(seat) != root.side_of(root.to_move()) => match s {
+            Score::Cp(x) => Score::Cp(-x),
+            Score::Mate(n) => Score::Mate(-n),
+        },
+        _ => s,
+    }
+}
+
+/// The `info` line of one search report.
+pub(crate) fn info_line<G: Game>(root: &G, opts: &G::Options, info: &Info<G::Action>) -> String {
+    let ms = info.time.as_millis();
+    let nps = (info.nodes as u128 * 1_000_000) / info.time.as_micros().max(1);
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        score_text(dialect_score(root, opts, info.score)),
+        info.nodes,
+        nps,
+        info.hashfull,
+        ms
+    );
+    if !info.pv.is_empty() {
+        s.push_str(" pv");
+        for t in line_tokens(root, opts, &info.pv) {
+            s.push(' ');
+            s.push_str(&t);
+        }
+    }
+    s
+}
+
+/// The `bestmove` line for a search result on `root` (a legal turn even when
+/// the search returned none: the first legal turn then), with the `ponder`
+/// turn if the search has one and `with_ponder` allows it.
+pub(crate) fn bestmove_line<G: Game>(
+    root: &G,
+    opts: &G::Options,
+    history: &[u64],
+    res: Option<&SearchResult<G::Action>>,
+    with_ponder: bool,
+    out: &Out,
+) -> String {
+    if game_over(root, history) {
+        return "bestmove (none)".into();
+    }
+    let best = res.map(|r| r.best.as_slice()).unwrap_or(&[]);
+    if is_legal_turn(root, best) {
+        let tok = turn_token(root, opts, best);
+        let mut after = root.clone();
+        play_turn(&mut after, best);
+        if let Some(p) = res.and_then(|r| r.ponder.as_ref()).filter(|_| with_ponder) {
+            if after.outcome().is_none() && is_legal_turn(&after, p) {
+                return format!("bestmove {tok} ponder {}", turn_token(&after, opts, p));
+            }
+        }
+        return format!("bestmove {tok}");
+    }
+    if !best.is_empty() {
+        out.error("the search returned an illegal turn; playing the first legal turn");
+    }
+    match turn_by_actions(root, |_| 0) {
+        Some(acts) => format!("bestmove {}", turn_token(root, opts, &acts)),
+        None => "bestmove (none)".into(),
+    }
+}
