@@ -26,11 +26,6 @@
 pub mod board_json;
 pub mod error;
 pub mod go;
-// Four links in gui/ fail `cargo doc` under -D warnings (`[rules]` in
-// gui/mod.rs resolves to nothing; `MAX_BODY` in gui/http.rs is private).
-// gui/ is being split on another branch (issue 39): fix them there, then
-// drop this allow.
-#[allow(rustdoc::broken_intra_doc_links, rustdoc::private_intra_doc_links)]
 pub mod gui;
 pub mod job;
 pub mod options;

@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Largest request body accepted (a pasted position or record).
-const MAX_BODY: usize = 1 << 20;
+pub const MAX_BODY: usize = 1 << 20;
 /// Largest request head (request line and headers).
 pub const MAX_HEAD: usize = 64 << 10;
 /// Longest request line or header line.
@@ -168,7 +168,7 @@ pub enum RequestError {
     Io {
         /// `read` (the head) or `read body`.
         what: &'static str,
-        /// Why.
+        /// The socket's error.
         source: std::io::Error,
     },
     /// The request line is longer than [`MAX_LINE`] (414).
