@@ -32,7 +32,6 @@ use std::time::Instant;
 use crate::config::Config;
 use crate::engine::Log;
 use crate::games::{GameInfo, GameVisitor};
-use crate::play::MatchCtx;
 use crate::record::{GameRecord, RecordWriter};
 use crate::shared::{Decision, SharedFolder};
 use crate::stats::SprtState;
@@ -66,10 +65,11 @@ impl GameVisitor for RunVisitor {
     }
 }
 
-/// The games: `threads` workers play them, this thread collects their
-/// records as they finish (none after the runner was interrupted: the
-/// engines of the games in play were killed by the signal).
-fn play_games<G: GameInfo>(workers: &Workers<'_, G>, c: &mut Collector<'_>, threads: usize) {
+/// The games: `threads` workers play them, this thread hands their
+/// records to `take` as they finish (none after the runner was
+/// interrupted: the engines of the games in play were killed by the
+/// signal).
+fn play_games<G: GameInfo>(workers: &Workers<'_, G>, threads: usize, mut take: impl FnMut(GameRecord)) {
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<GameRecord>();
         for w in 0..threads {
@@ -84,7 +84,7 @@ fn play_games<G: GameInfo>(workers: &Workers<'_, G>, c: &mut Collector<'_>, thre
             if crate::interrupt::interrupted() {
                 break;
             }
-            c.take(&rec);
+            take(rec);
         }
     });
 }
@@ -133,15 +133,7 @@ fn run_match<G: GameInfo>(cfg: Config, variant: &'static str) -> Result<Summary,
 
     // 7. The games: workers play them, this thread collects the records.
     let cfg = Arc::new(cfg);
-    let ctx = MatchCtx::<G> {
-        variant,
-        opts: plan.opts.clone(),
-        cfg: cfg.clone(),
-        engine_options: plan.engine_options.clone(),
-        maxturns: plan.maxturns,
-        log,
-        match_id: plan.match_id.clone(),
-    };
+    let ctx = plan.match_ctx(cfg.clone(), log);
     let (stop, no_new_pairs) = (AtomicBool::new(false), AtomicBool::new(false));
     let decision: Mutex<Option<Decision>> = Mutex::new(None);
     let shared_sprt = match (&shared, &cfg.sprt) {
@@ -174,7 +166,7 @@ fn run_match<G: GameInfo>(cfg: Config, variant: &'static str) -> Result<Summary,
         fatal: None,
     };
     let wall = Instant::now();
-    play_games(&workers, &mut c, cfg.concurrency.min(to_play.max(1)));
+    play_games(&workers, cfg.concurrency.min(to_play.max(1)), |rec| c.take(&rec));
     if c.tty {
         println!();
     }

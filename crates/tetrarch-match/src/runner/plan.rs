@@ -11,7 +11,7 @@ use crate::config::Config;
 use crate::engine::{EngineProc, Log};
 use crate::games::{format_of, Format, GameInfo};
 use crate::openings::{make_opening, read_openings, OpeningsFileError};
-use crate::play::{Job, HANDSHAKE};
+use crate::play::{Job, MatchCtx, HANDSHAKE};
 use crate::record::{read_records, GameRecord};
 use crate::shard::Shard;
 use crate::tournament::Schedule;
@@ -47,6 +47,20 @@ pub(super) struct Plan<G: GameInfo> {
 }
 
 impl<G: GameInfo> Plan<G> {
+    /// What every game of the match shares: the rules, the engines'
+    /// options, the turn cap, the log and the fingerprint.
+    pub(super) fn match_ctx(&self, cfg: Arc<Config>, log: Option<Arc<Log>>) -> MatchCtx<G> {
+        MatchCtx {
+            variant: self.variant,
+            opts: self.opts.clone(),
+            cfg,
+            engine_options: self.engine_options.clone(),
+            maxturns: self.maxturns,
+            log,
+            match_id: self.match_id.clone(),
+        }
+    }
+
     /// Whether the game has two sides (duel, teams).
     pub(super) fn two_sides(&self) -> bool {
         self.fmt != Format::FreeForAll

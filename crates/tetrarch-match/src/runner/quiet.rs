@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 use std::sync::atomic::AtomicBool;
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex};
 
 use super::error::RunError;
 use super::plan::{check_engines_start, plan_match};
@@ -12,7 +12,6 @@ use super::workers::Workers;
 use crate::config::Config;
 use crate::engine::Log;
 use crate::games::{GameInfo, GameVisitor};
-use crate::play::MatchCtx;
 use crate::record::GameRecord;
 use crate::shared::Decision;
 
@@ -55,15 +54,7 @@ fn play_quietly<G: GameInfo>(mut cfg: Config, variant: &'static str, first_openi
     check_engines_start(&cfg, &plan, &log)?;
     let queue: Mutex<VecDeque<u64>> = Mutex::new((0..plan.total).collect());
     let cfg = Arc::new(cfg);
-    let ctx = MatchCtx::<G> {
-        variant,
-        opts: plan.opts.clone(),
-        cfg: cfg.clone(),
-        engine_options: plan.engine_options.clone(),
-        maxturns: plan.maxturns,
-        log,
-        match_id: plan.match_id.clone(),
-    };
+    let ctx = plan.match_ctx(cfg.clone(), log);
     let (stop, no_new_pairs) = (AtomicBool::new(false), AtomicBool::new(false));
     let decision: Mutex<Option<Decision>> = Mutex::new(None);
     let workers = Workers {
@@ -77,19 +68,7 @@ fn play_quietly<G: GameInfo>(mut cfg: Config, variant: &'static str, first_openi
     };
     let threads = cfg.concurrency.min(plan.total.max(1) as usize);
     let mut records = Vec::with_capacity(plan.total as usize);
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<GameRecord>();
-        for w in 0..threads {
-            let tx = tx.clone();
-            let workers = &workers;
-            std::thread::Builder::new()
-                .name(format!("game worker {w}"))
-                .spawn_scoped(scope, move || workers.work(tx))
-                .expect("spawn a worker thread");
-        }
-        drop(tx);
-        records.extend(rx);
-    });
+    super::play_games(&workers, threads, |rec| records.push(rec));
     // The signal thread marks the runner interrupted before it kills the
     // engines: a game they were killed in is not a result.
     if crate::interrupt::interrupted() {
