@@ -152,6 +152,34 @@ pub fn turn_by_actions<G: Game>(g: &G, mut pick: impl FnMut(usize) -> usize) -> 
     }
 }
 
+/// A legal turn of `g` drawn uniformly among all its legal turns (the
+/// random player, `tetrarch --random`; docs/levels.md): `draw(n)` returns a
+/// number below `n`. Where `g` has more than [`TURN_LIST_LIMIT`] legal
+/// turns (tall Quadranj stacks), counting them all would take seconds, so
+/// the turn is built action by action instead ([`turn_by_actions`]: each
+/// action uniform among the search's actions), which no longer weighs
+/// every turn alike. `None` if the seat to move has no legal turn.
+pub fn random_turn<G: Game>(g: &G, mut draw: impl FnMut(u64) -> u64) -> Option<Vec<G::Action>> {
+    let Some(n) = count_turns_up_to(g, TURN_LIST_LIMIT as u64) else {
+        return turn_by_actions(g, |k| draw(k as u64) as usize);
+    };
+    if n == 0 {
+        return None;
+    }
+    let target = draw(n).min(n - 1);
+    let mut seen = 0u64;
+    let mut out = None;
+    for_each_turn(g, |acts| {
+        if seen == target {
+            out = Some(acts.to_vec());
+            return false;
+        }
+        seen += 1;
+        true
+    });
+    out
+}
+
 /// Every legal turn of `g` as (token, actions), sorted by token bytes.
 pub fn legal_turns<G: Game>(g: &G) -> Vec<(String, Vec<G::Action>)> {
     legal_turns_up_to(g, usize::MAX).unwrap_or_default()
@@ -502,5 +530,38 @@ mod tests {
         let mut first = <TeamChess as Rules>::Actions::default();
         t.search_actions(&mut first);
         assert_eq!(turn_by_actions(&t, |_| 0), Some(vec![first[0]]));
+    }
+
+    /// The random player draws every legal turn alike: in the quattuor
+    /// start (two actions a turn) each of its turns comes up, about equally
+    /// often, and only legal turns come up.
+    #[test]
+    fn random_turns_are_uniform_over_legal_turns() {
+        use crate::games::quattuor::Quattuor;
+        let q = Quattuor::startpos(&Quattuor::default_options("quattuor"));
+        let legal: Vec<String> = legal_turns(&q).into_iter().map(|(t, _)| t).collect();
+        let n = legal.len();
+        assert!(n > 10, "{n}");
+        let mut counts = std::collections::HashMap::new();
+        let mut seed = 99u64;
+        let draws = 100 * n;
+        for _ in 0..draws {
+            let t = random_turn(&q, |k| {
+                seed = crate::zobrist::splitmix64(seed);
+                seed % k
+            })
+            .unwrap();
+            *counts.entry(turn_string(&q, &t)).or_insert(0usize) += 1;
+        }
+        assert_eq!(counts.len(), n, "every legal turn comes up");
+        assert!(counts.keys().all(|t| legal.contains(t)));
+        // 100 expected each: a binomial's 6 sigma is 60.
+        assert!(counts.values().all(|&c| (40..=160).contains(&c)), "{counts:?}");
+        // Past the list limit it still plays a legal turn.
+        let opts = crate::games::quadranj::Quadranj::default_options("quadranj");
+        let tall = crate::games::quadranj::Quadranj::from_position_string("bK7/8/8/8/3r5B4/8/8/7rK r 0 - rb 0/0 ?/? 0 1", &opts)
+            .unwrap();
+        let t = random_turn(&tall, |k| k / 2).unwrap();
+        assert!(parse_turn(&tall, &turn_string(&tall, &t)).is_ok());
     }
 }

@@ -179,12 +179,14 @@ mod hash;
 mod params;
 mod score;
 mod search;
+mod skill;
 mod time;
 mod tt;
 
 pub use params::{ParamError, ParamSpec, SearchParams};
 use score::{outcome_value, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY};
 use search::{RootInfo, Shared, Worker, HIST_LEN};
+pub use skill::Skill;
 use time::TimeControl;
 pub use tt::AllocError;
 use tt::Tt;
@@ -282,11 +284,14 @@ pub struct Config {
     /// Evaluation weights (`EvalFile`); `None`: the game's compiled-in
     /// weights for the root's variant.
     pub weights: Option<Arc<Weights>>,
+    /// Play below full strength (`Skill Level`, `UCI_Elo`): see [`Skill`].
+    /// Such a search uses one thread and at least [`Skill::LINES`] lines.
+    pub skill: Option<Skill>,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { multipv: 1, threads: 1, strategy: Strategy::default(), weights: None }
+        Config { multipv: 1, threads: 1, strategy: Strategy::default(), weights: None, skill: None }
     }
 }
 
@@ -421,7 +426,21 @@ impl<G: Searchable> Searcher<G> {
         stop: &AtomicBool,
         info: &mut dyn FnMut(&Info<G::Action>),
     ) -> SearchResult<G::Action> {
-        let tc = TimeControl::new(limits, Instant::now(), G::TURNS_TO_GO, &self.params);
+        // A weakened search: its budget, one thread, its lines (`skill.rs`).
+        let (skill_limits, skill_config);
+        let (limits, config) = match config.skill {
+            Some(skill) => {
+                let nodes = limits.nodes.map_or(skill.nodes(), |n| n.min(skill.nodes()));
+                skill_limits = Limits { nodes: Some(nodes), ..limits.clone() };
+                skill_config = Config { threads: 1, multipv: config.multipv.max(Skill::LINES), ..config.clone() };
+                (&skill_limits, &skill_config)
+            }
+            None => (limits, config),
+        };
+        let mut tc = TimeControl::new(limits, Instant::now(), G::TURNS_TO_GO, &self.params);
+        if let Some(cap) = config.skill.and_then(|s| s.time_cap()) {
+            tc.cap(cap);
+        }
         self.tt.new_search();
 
         let mut list = G::Actions::default();
@@ -493,7 +512,15 @@ impl<G: Searchable> Searcher<G> {
         }
         self.histories.extend(spare);
 
-        let (line, value, depth) = out;
+        let (lines, depth) = out;
+        let chosen = match config.skill {
+            Some(skill) => {
+                let scores: Vec<i32> = lines.iter().map(|l| l.1).collect();
+                skill.pick(&scores, -INF, 100, root.key())
+            }
+            None => 0,
+        };
+        let (line, value) = lines.into_iter().nth(chosen).unwrap_or_default();
         let nodes = shared.total_nodes();
         let salt = RootInfo::new(root, config.strategy).salt;
         let (mut best, after, mut used) = complete_turn(root, &line, &self.tt, salt, weights);
@@ -540,8 +567,12 @@ impl<G: Searchable> Searcher<G> {
     }
 }
 
-/// The main thread's iterative deepening. Returns the best line, its value
-/// and the last completed depth.
+/// A root line and its value.
+type Line<A> = (Vec<A>, i32);
+
+/// The main thread's iterative deepening. Returns the lines (the best
+/// first; as many as MultiPV asks, each with its value) and the last
+/// completed depth.
 fn main_loop<G: Searchable>(
     w: &mut Worker<'_, G>,
     root: &G,
@@ -550,7 +581,7 @@ fn main_loop<G: Searchable>(
     config: &Config,
     max_depth: u32,
     info: &mut dyn FnMut(&Info<G::Action>),
-) -> (Vec<G::Action>, i32, u32) {
+) -> (Vec<Line<G::Action>>, u32) {
     let lines = config.multipv.clamp(1, w.root_moves.len());
     let mut completed = 0;
     let mut last_best = None;
@@ -594,8 +625,7 @@ fn main_loop<G: Searchable>(
         }
     }
     w.publish();
-    let rm = &w.root_moves[0];
-    (rm.pv.clone(), rm.score, completed)
+    (w.root_moves[..lines].iter().map(|rm| (rm.pv.clone(), rm.score)).collect(), completed)
 }
 
 /// The action to continue a turn with when the line has run out: the

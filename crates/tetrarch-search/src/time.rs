@@ -49,6 +49,13 @@ impl TimeControl {
         TimeControl { start, soft: None, soft_share, hard: None }
     }
 
+    /// Never past `cap`, whatever the limits said (a weakened search,
+    /// [`crate::Skill::time_cap`]).
+    pub fn cap(&mut self, cap: Duration) {
+        self.hard = Some(self.hard.map_or(cap, |h| h.min(cap)));
+        self.soft = self.soft.map(|s| s.min(cap));
+    }
+
     #[inline]
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()

@@ -28,6 +28,7 @@ pub mod error;
 pub mod go;
 pub mod gui;
 pub mod job;
+pub mod levels;
 pub mod options;
 pub mod out;
 pub mod perft_bench;
@@ -294,7 +295,7 @@ impl Engine {
         }
         v.push(var);
         for g in Generic::ALL {
-            if g == Generic::Strategy && !ops.free_for_all() || g == Generic::SetupSeed && !ops.has_setup() {
+            if !g.offered(ops.variant(), ops.free_for_all(), ops.has_setup()) {
                 continue;
             }
             v.push(option_line(g.name(), g.kind(ops.variant()).as_ref()));
@@ -344,11 +345,10 @@ impl Engine {
             }
             return Ok(());
         }
-        let ffa = self.session.free_for_all();
-        let setup = self.session.has_setup();
-        if let Some(g) = Generic::ALL.into_iter().find(|g| {
-            g.name().eq_ignore_ascii_case(&name) && (*g != Generic::Strategy || ffa) && (*g != Generic::SetupSeed || setup)
-        }) {
+        let (ffa, setup) = (self.session.free_for_all(), self.session.has_setup());
+        if let Some(g) =
+            Generic::ALL.into_iter().find(|g| g.name().eq_ignore_ascii_case(&name) && g.offered(self.variant(), ffa, setup))
+        {
             let Some(kind) = g.kind(self.variant()) else {
                 // The button: Clear Hash.
                 if apply {
@@ -384,6 +384,10 @@ impl Engine {
                 }
                 Generic::Strategy => self.settings.strategy = options::STRATEGIES.iter().find(|s| **s == v).copied(),
                 Generic::TurnCap => self.settings.turn_cap = n() as u32,
+                Generic::SkillLevel => self.settings.skill_level = n() as u8,
+                Generic::LimitStrength => self.settings.limit_strength = v == "true",
+                Generic::UciElo => self.settings.uci_elo = Some(n()),
+                Generic::SkillSeed => self.settings.skill_seed = n() as u64,
                 Generic::ClearHash => {}
             }
             return Ok(());

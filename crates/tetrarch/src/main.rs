@@ -21,6 +21,11 @@ struct Cli {
     /// send `setoption name UCI_Variant`. Sub-commands take their own.
     #[arg(long, value_name = "VARIANT")]
     variant: Option<String>,
+    /// The random player: every `go` plays a legal turn drawn uniformly
+    /// among all legal turns (the zero of the Elo scale, docs/levels.md),
+    /// seeded by the option `SkillSeed` (0: a seed drawn at start-up).
+    #[arg(long)]
+    random: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -288,8 +293,8 @@ fn search_off_from_env() -> Vec<(&'static str, i32)> {
 }
 
 /// The protocol loop on standard input and output.
-fn protocol_loop(variant: &str) -> ExitCode {
-    let settings = tetrarch::Settings { search_params: search_off_from_env(), ..tetrarch::Settings::default() };
+fn protocol_loop(variant: &str, random: bool) -> ExitCode {
+    let settings = tetrarch::Settings { search_params: search_off_from_env(), random, ..tetrarch::Settings::default() };
     let mut engine = Engine::with_settings(Out::stdout(), variant, settings).expect("the variant was checked");
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -317,6 +322,9 @@ enum CliError {
     /// `tetrarch --variant V <sub-command>`.
     #[error("--variant before a sub-command sets the protocol loop's variant; give the sub-command its own")]
     VariantBeforeSubcommand,
+    /// `tetrarch --random <sub-command>`.
+    #[error("--random makes the protocol loop a random player; sub-commands do not take it")]
+    RandomBeforeSubcommand,
     /// The protocol loop's variant is unknown.
     #[error(transparent)]
     StartVariant(#[from] UnknownStartVariant),
@@ -351,9 +359,12 @@ fn main() -> ExitCode {
 
 /// Runs the protocol loop or the sub-command.
 fn run(cli: Cli) -> Result<ExitCode, CliError> {
-    let Some(command) = cli.command else { return protocol(cli.variant.as_deref()) };
+    let Some(command) = cli.command else { return protocol(cli.variant.as_deref(), cli.random) };
     if cli.variant.is_some() {
         return Err(CliError::VariantBeforeSubcommand);
+    }
+    if cli.random {
+        return Err(CliError::RandomBeforeSubcommand);
     }
     match command {
         Command::Perft { variant, depth, fen, moves, divide, actions, bulk } => {
@@ -371,10 +382,10 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
 
 /// No sub-command: the protocol loop in `--variant`, `TETRARCH_VARIANT` or
 /// the default variant.
-fn protocol(flag: Option<&str>) -> Result<ExitCode, CliError> {
+fn protocol(flag: Option<&str>, random: bool) -> Result<ExitCode, CliError> {
     let env = std::env::var(VARIANT_ENV).ok();
     let variant = start_variant(flag, env.as_deref())?;
-    Ok(protocol_loop(variant))
+    Ok(protocol_loop(variant, random))
 }
 
 /// `tetrarch perft`.

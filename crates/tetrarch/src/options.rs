@@ -3,7 +3,7 @@
 
 use tetrarch_core::eval::WeightsError;
 use tetrarch_core::game::{OptionKind, OptionSpec, PositionError, SearchHints};
-use tetrarch_search::{ParamSpec, SearchParams};
+use tetrarch_search::{ParamSpec, SearchParams, Skill};
 
 use crate::out::quote;
 
@@ -191,6 +191,9 @@ pub fn default_strategy(variant: &str) -> &'static str {
     crate::with_variant(variant, DefaultStrategy).unwrap_or(STRATEGIES[0])
 }
 
+/// `Skill Level` at full strength.
+pub const SKILL_FULL: u8 = 20;
+
 /// The largest `TurnCap`.
 pub const TURN_CAP_MAX: i64 = 1_000_000;
 /// The default `Hash` (MiB): a table of 4 M entries. At 16 MiB (1 M
@@ -242,6 +245,18 @@ pub struct Settings {
     /// Search_<Name>` (or by `TETRARCH_SEARCH_OFF`, [`search_off`]), by
     /// their names, over each game's defaults; each name at most once.
     pub search_params: Vec<(&'static str, i32)>,
+    /// `Skill Level`, 0..=20 (20: full strength; docs/levels.md).
+    pub skill_level: u8,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` (over `Skill Level`).
+    pub limit_strength: bool,
+    /// `UCI_Elo` once set; until then the lowest Elo of the variant's table.
+    pub uci_elo: Option<i64>,
+    /// `SkillSeed`: the random choices of a weakened search and of
+    /// `--random` (0: a seed drawn when the engine starts).
+    pub skill_seed: u64,
+    /// `tetrarch --random`: every `go` plays a legal turn drawn uniformly
+    /// (the anchor of the Elo scale, docs/levels.md).
+    pub random: bool,
 }
 
 impl Default for Settings {
@@ -257,6 +272,11 @@ impl Default for Settings {
             ponder: false,
             ugi: false,
             search_params: Vec::new(),
+            skill_level: SKILL_FULL,
+            limit_strength: false,
+            uci_elo: None,
+            skill_seed: 0,
+            random: false,
         }
     }
 }
@@ -276,6 +296,19 @@ impl Settings {
             Some(p) => p.1 = value,
             None => self.search_params.push((name, value)),
         }
+    }
+
+    /// The strength a search of `variant` plays at: `UCI_Elo` through the
+    /// variant's table when `UCI_LimitStrength` is on (and the variant has
+    /// one), else `Skill Level`; `None` at full strength. `start_seed` is
+    /// the seed drawn at start-up, used while `SkillSeed` is 0.
+    pub fn skill(&self, variant: &str, start_seed: u64) -> Option<Skill> {
+        let seed = if self.skill_seed != 0 { self.skill_seed } else { start_seed };
+        let level = match crate::levels::table(variant).filter(|_| self.limit_strength) {
+            Some(t) => t.level_for_elo(self.uci_elo.unwrap_or(t.elo_range().0) as f64),
+            None => f64::from(self.skill_level),
+        };
+        Skill::new(level, seed)
     }
 
     /// The parameters of a search of game `G`: its defaults with
@@ -352,11 +385,21 @@ pub enum Generic {
     SetupSeed,
     /// `TurnCap`: a draw by the runner's turn cap (0: off).
     TurnCap,
+    /// `Skill Level`: 0..=20, 20 the full engine (docs/levels.md).
+    SkillLevel,
+    /// `UCI_LimitStrength`: play at `UCI_Elo`.
+    LimitStrength,
+    /// `UCI_Elo`: the strength on the variant's calibrated scale (only in
+    /// variants with a table).
+    UciElo,
+    /// `SkillSeed`: the random choices of a weakened search (0: drawn at
+    /// start-up).
+    SkillSeed,
 }
 
 impl Generic {
     /// Every generic option, in the order `uci` lists them.
-    pub const ALL: [Generic; 8] = [
+    pub const ALL: [Generic; 12] = [
         Generic::Hash,
         Generic::Threads,
         Generic::MultiPv,
@@ -365,7 +408,24 @@ impl Generic {
         Generic::Strategy,
         Generic::SetupSeed,
         Generic::TurnCap,
+        Generic::SkillLevel,
+        Generic::LimitStrength,
+        Generic::UciElo,
+        Generic::SkillSeed,
     ];
+
+    /// Whether `variant` has the option: `Strategy` only in free-for-all
+    /// variants (`ffa`), `SetupSeed` only where there is a set-up
+    /// (`setup`), `UCI_LimitStrength` and `UCI_Elo` only where a
+    /// calibrated table gives the scale.
+    pub fn offered(self, variant: &str, ffa: bool, setup: bool) -> bool {
+        match self {
+            Generic::Strategy => ffa,
+            Generic::SetupSeed => setup,
+            Generic::LimitStrength | Generic::UciElo => crate::levels::table(variant).is_some(),
+            _ => true,
+        }
+    }
 
     /// The option's name.
     pub fn name(self) -> &'static str {
@@ -378,11 +438,16 @@ impl Generic {
             Generic::Strategy => "Strategy",
             Generic::SetupSeed => "SetupSeed",
             Generic::TurnCap => "TurnCap",
+            Generic::SkillLevel => "Skill Level",
+            Generic::LimitStrength => "UCI_LimitStrength",
+            Generic::UciElo => "UCI_Elo",
+            Generic::SkillSeed => "SkillSeed",
         }
     }
 
     /// The option's kind in `variant` (`None` for the button); only
-    /// `Strategy`'s default depends on the variant.
+    /// `Strategy`'s default and `UCI_Elo`'s range (the variant's table; a
+    /// single value 0 where there is none) depend on the variant.
     pub fn kind(self, variant: &str) -> Option<OptionKind> {
         Some(match self {
             Generic::Hash => OptionKind::Spin { default: DEFAULT_HASH_MB as i64, min: 1, max: 65536 },
@@ -393,6 +458,13 @@ impl Generic {
             Generic::Strategy => OptionKind::Combo(strategies(variant)),
             Generic::SetupSeed => OptionKind::Spin { default: 0, min: 0, max: 2_147_483_647 },
             Generic::TurnCap => OptionKind::Spin { default: 0, min: 0, max: TURN_CAP_MAX },
+            Generic::SkillLevel => OptionKind::Spin { default: i64::from(SKILL_FULL), min: 0, max: i64::from(SKILL_FULL) },
+            Generic::LimitStrength => OptionKind::Check(false),
+            Generic::UciElo => {
+                let (min, max) = crate::levels::table(variant).map_or((0, 0), |t| t.elo_range());
+                OptionKind::Spin { default: min, min, max }
+            }
+            Generic::SkillSeed => OptionKind::Spin { default: 0, min: 0, max: 2_147_483_647 },
         })
     }
 }

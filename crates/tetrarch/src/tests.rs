@@ -8,7 +8,7 @@ use crate::go::GoError;
 use crate::options::{OptionError, ReadError};
 use crate::{Captured, CommandError, Control, Engine, Out};
 
-fn engine(variant: &str) -> (Engine, Captured) {
+pub(crate) fn engine(variant: &str) -> (Engine, Captured) {
     let (out, cap) = Out::buffer();
     let mut e = Engine::new(out);
     if variant != "fourchess" {
@@ -19,19 +19,19 @@ fn engine(variant: &str) -> (Engine, Captured) {
 }
 
 /// Sends a line, waits for a job it started, returns the output.
-fn run(e: &mut Engine, cap: &Captured, line: &str) -> Vec<String> {
+pub(crate) fn run(e: &mut Engine, cap: &Captured, line: &str) -> Vec<String> {
     assert_eq!(e.handle_line(line), Control::Continue, "{line}");
     e.wait();
     cap.take_lines()
 }
 
-fn one(e: &mut Engine, cap: &Captured, line: &str) -> String {
+pub(crate) fn one(e: &mut Engine, cap: &Captured, line: &str) -> String {
     let v = run(e, cap, line);
     assert_eq!(v.len(), 1, "{line}: {v:?}");
     v.into_iter().next().unwrap()
 }
 
-fn is_error(l: &str) -> bool {
+pub(crate) fn is_error(l: &str) -> bool {
     l.starts_with("info string error: ")
 }
 
@@ -198,7 +198,7 @@ fn queries_and_game_over() {
 }
 
 /// Words of the last `bestmove` line of a search.
-fn bestmove_words(v: &[String]) -> Vec<String> {
+pub(crate) fn bestmove_words(v: &[String]) -> Vec<String> {
     let l = v.iter().rev().find(|l| l.starts_with("bestmove")).expect("a bestmove");
     l.split(' ').map(str::to_owned).collect()
 }

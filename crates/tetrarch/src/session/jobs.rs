@@ -42,8 +42,11 @@ impl<G: Game> Session<G> {
             strategy: Strategy::from_name(settings.strategy.unwrap_or(crate::options::default_strategy(self.variant())))
                 .unwrap_or_default(),
             weights: self.weights.clone(),
+            skill: settings.skill(self.variant(), crate::levels::start_seed()),
         };
         let params = settings.search_params_for::<G>();
+        let random =
+            settings.random.then(|| if settings.skill_seed != 0 { settings.skill_seed } else { crate::levels::start_seed() });
         let flags = Arc::new(Flags::default());
         // A `go` without any limit only ends by `stop`, like `go infinite`
         // (so the end of the input stops it rather than waiting forever).
@@ -65,6 +68,7 @@ impl<G: Game> Session<G> {
             ponder: g.ponder,
             config,
             params,
+            random,
             searcher: Arc::clone(&self.searcher),
             hash_mb: self.hash_mb,
             flags: Arc::clone(&flags),
@@ -124,6 +128,9 @@ struct SearchJob<G: Game> {
     config: Config,
     /// The search parameters (the game's, with `Search_…` over them).
     params: SearchParams,
+    /// `tetrarch --random`: no search, a uniformly drawn legal turn, with
+    /// this seed.
+    random: Option<u64>,
     searcher: Arc<Mutex<Searcher<G>>>,
     hash_mb: usize,
     flags: Arc<Flags>,
@@ -132,8 +139,11 @@ struct SearchJob<G: Game> {
 
 impl<G: Game> SearchJob<G> {
     /// One search; a panic in the search is reported and leaves a fresh
-    /// searcher behind.
+    /// searcher behind. The random player draws a legal turn instead.
     fn search(&self, limits: &Limits, stop: &AtomicBool) -> Option<SearchResult<G::Action>> {
+        if let Some(seed) = self.random {
+            return random_result(&self.root, seed);
+        }
         let mut s = lock(&self.searcher);
         s.set_params(self.params.clone());
         let mut report = |info: &Info<G::Action>| self.out.line(info_line(&self.root, &self.opts, info));
@@ -180,6 +190,19 @@ impl<G: Game> SearchJob<G> {
         };
         self.out.line(line);
     }
+}
+
+/// The random player's answer (docs/levels.md): a legal turn of `root`
+/// drawn uniformly with the random numbers of `seed` and the position, so
+/// that a seeded game is reproducible.
+fn random_result<G: Game>(root: &G, seed: u64) -> Option<SearchResult<G::Action>> {
+    let mut state = seed ^ root.key();
+    let best = tetrarch_core::turns::random_turn(root, |n| {
+        state = tetrarch_core::zobrist::splitmix64(state);
+        // Multiply-shift: uniform enough for any n far below 2^64.
+        ((u128::from(state) * u128::from(n)) >> 64) as u64
+    })?;
+    Some(SearchResult { best, ponder: None, score: tetrarch_search::Score::Cp(0), depth: 0, nodes: 0 })
 }
 
 /// Runs a search to `depth` on `pos` with a fresh table and the variant's

@@ -1,0 +1,168 @@
+//! The strength options and the random player through the line handler.
+
+use crate::options::Settings;
+use crate::tests::{bestmove_words, engine, is_error, one, run};
+use crate::{Captured, Engine, Out};
+
+/// The info lines of a search without their times and speeds.
+fn search_lines(e: &mut Engine, cap: &Captured, go: &str) -> Vec<String> {
+    run(e, cap, go)
+        .into_iter()
+        .map(|l| {
+            let w: Vec<&str> = l.split(' ').collect();
+            let mut out = Vec::new();
+            let mut i = 0;
+            while i < w.len() {
+                if matches!(w[i], "time" | "nps" | "hashfull") {
+                    i += 2;
+                } else {
+                    out.push(w[i]);
+                    i += 1;
+                }
+            }
+            out.join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn strength_options_are_listed_after_uci_and_ugi_in_every_variant() {
+    for variant in crate::variants() {
+        let (mut e, cap) = engine(variant);
+        for hello in ["uci", "ugi"] {
+            let v = run(&mut e, &cap, hello);
+            let has = |l: &str| v.iter().any(|x| x == l);
+            assert!(has("option name Skill Level type spin default 20 min 0 max 20"), "{variant} {hello}");
+            assert!(has("option name SkillSeed type spin default 0 min 0 max 2147483647"), "{variant} {hello}");
+            match crate::levels::table(variant) {
+                Some(t) => {
+                    let (lo, hi) = t.elo_range();
+                    assert!(has("option name UCI_LimitStrength type check default false"), "{variant}");
+                    assert!(has(&format!("option name UCI_Elo type spin default {lo} min {lo} max {hi}")), "{variant}");
+                }
+                None => assert!(!v.iter().any(|l| l.contains("UCI_Elo") || l.contains("UCI_LimitStrength")), "{variant}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_strength_values_are_refused_and_change_nothing() {
+    let (mut e, cap) = engine("teamchess");
+    run(&mut e, &cap, "setoption name Skill Level value 7");
+    run(&mut e, &cap, "setoption name SkillSeed value 9");
+    for bad in [
+        "setoption name Skill Level value 21",
+        "setoption name Skill Level value -1",
+        "setoption name Skill Level value five",
+        "setoption name Skill Level",
+        "setoption name SkillSeed value -3",
+        "setoption name SkillSeed value 2147483648",
+    ] {
+        let l = one(&mut e, &cap, bad);
+        assert!(is_error(&l), "{bad}: {l}");
+    }
+    assert_eq!(e.settings().skill_level, 7);
+    assert_eq!(e.settings().skill_seed, 9);
+    let l = one(&mut e, &cap, "setoption name Skill Level value 21");
+    assert_eq!(l, "info string error: setoption: option Skill Level: `21` is out of range 0..20");
+    // Any case, as every option name.
+    assert!(run(&mut e, &cap, "setoption name skill level value 3").is_empty());
+    assert_eq!(e.settings().skill_level, 3);
+}
+
+#[test]
+fn full_strength_again_is_the_same_search() {
+    let (mut plain, cap) = engine("teamchess");
+    run(&mut plain, &cap, "position startpos");
+    let reference = search_lines(&mut plain, &cap, "go depth 5");
+
+    let (mut e, cap) = engine("teamchess");
+    run(&mut e, &cap, "position startpos");
+    run(&mut e, &cap, "setoption name Skill Level value 4");
+    let weak = search_lines(&mut e, &cap, "go depth 5");
+    assert_ne!(weak, reference, "a weakened search is another search");
+    assert!(weak.iter().any(|l| l.contains(" multipv 4 ")), "{weak:?}");
+    run(&mut e, &cap, "setoption name Skill Level value 20");
+    run(&mut e, &cap, "ucinewgame");
+    run(&mut e, &cap, "position startpos");
+    assert_eq!(search_lines(&mut e, &cap, "go depth 5"), reference);
+}
+
+/// The turns a level plays in the first `n` turns of a game against
+/// itself, with `SkillSeed` `seed`.
+fn self_play(variant: &str, level: u8, seed: u64, n: usize) -> Vec<String> {
+    let (mut e, cap) = engine(variant);
+    run(&mut e, &cap, &format!("setoption name Skill Level value {level}"));
+    run(&mut e, &cap, &format!("setoption name SkillSeed value {seed}"));
+    let mut turns: Vec<String> = Vec::new();
+    for _ in 0..n {
+        let pos = if turns.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", turns.join(" "))
+        };
+        run(&mut e, &cap, &pos);
+        let v = run(&mut e, &cap, "go nodes 1000000");
+        turns.push(bestmove_words(&v)[1].clone());
+    }
+    turns
+}
+
+#[test]
+fn a_seeded_level_plays_the_same_game_and_another_seed_another() {
+    let a = self_play("teamchess", 2, 7, 10);
+    assert_eq!(a, self_play("teamchess", 2, 7, 10));
+    assert_ne!(a, self_play("teamchess", 2, 8, 10));
+}
+
+/// A weak level keeps to its node budget whatever `go` allows (512 nodes
+/// at level 0, polled every 256).
+#[test]
+fn a_weak_level_searches_within_its_budget() {
+    let (mut e, cap) = engine("queenskings9-duel");
+    run(&mut e, &cap, "setoption name Skill Level value 0");
+    run(&mut e, &cap, "position startpos");
+    let v = run(&mut e, &cap, "go nodes 5000000");
+    let nodes: u64 = v
+        .iter()
+        .filter_map(|l| l.split(' ').skip_while(|w| *w != "nodes").nth(1).and_then(|n| n.parse().ok()))
+        .max()
+        .expect("info lines");
+    assert!(nodes <= 512 + 256, "{nodes}");
+}
+
+fn random_engine(variant: &str, seed: u64) -> (Engine, Captured) {
+    let (out, cap) = Out::buffer();
+    let settings = Settings { random: true, skill_seed: seed, ..Settings::default() };
+    let e = Engine::with_settings(out, variant, settings).expect("a variant");
+    (e, cap)
+}
+
+/// The random player: legal turns, the seed's, and a new seed a new game.
+#[test]
+fn the_random_player_plays_seeded_legal_turns() {
+    let game = |seed: u64| {
+        let (mut e, cap) = random_engine("quattuor", seed);
+        let mut turns: Vec<String> = Vec::new();
+        for _ in 0..12 {
+            let pos = if turns.is_empty() {
+                "position startpos".to_string()
+            } else {
+                format!("position startpos moves {}", turns.join(" "))
+            };
+            let l = run(&mut e, &cap, &pos);
+            assert!(l.is_empty(), "{l:?}");
+            let w = bestmove_words(&run(&mut e, &cap, "go depth 1"));
+            if w[1] == "(none)" {
+                break;
+            }
+            turns.push(w[1].clone());
+        }
+        turns
+    };
+    let a = game(3);
+    assert!(a.len() >= 4, "{a:?}");
+    assert_eq!(a, game(3));
+    assert_ne!(a, game(4));
+}
