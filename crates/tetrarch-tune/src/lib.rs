@@ -10,6 +10,7 @@
 
 pub mod data;
 pub mod datagen;
+pub mod score;
 pub mod spsa;
 pub mod tune;
 
