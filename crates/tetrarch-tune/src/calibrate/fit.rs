@@ -180,7 +180,9 @@ pub fn invert(a: &[Vec<f64>]) -> Result<Vec<Vec<f64>>, usize> {
     let mut inv: Vec<Vec<f64>> = (0..n).map(|i| (0..n).map(|j| if i == j { 1.0 } else { 0.0 }).collect()).collect();
     for c in 0..n {
         let p = (c..n).max_by(|&x, &y| m[x][c].abs().total_cmp(&m[y][c].abs())).unwrap_or(c);
-        if !(m[p][c].abs() > 1e-12 * scale) {
+        // A NaN pivot is no pivot either.
+        let pivot = m[p][c].abs();
+        if pivot.is_nan() || pivot <= 1e-12 * scale {
             return Err(c);
         }
         m.swap(c, p);
