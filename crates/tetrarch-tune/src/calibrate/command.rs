@@ -206,16 +206,19 @@ pub fn calibrate_main(a: &CalibrateArgs, say: &mut dyn FnMut(&str)) -> Result<Ta
     if let Some(w) = a.engine.iter().chain(&a.each).find(|w| is_rung_word(w)) {
         return Err(CalibrateError::RungWord(w.clone()));
     }
-    let batches = plan(&a.levels, a.pairs, a.seed);
-    let mut configs: Vec<(Batch, Config)> = Vec::with_capacity(batches.len());
-    for b in &batches {
+    // Every batch's words through the runner's checks before any game;
+    // `play` makes them again (the same words, so the same answer).
+    let config = |b: &Batch| -> Result<Config, CalibrateError> {
         match tetrarch_match::parse_args(&batch_words(a, b)) {
-            Ok(Some(c)) => configs.push((*b, c)),
+            Ok(Some(c)) => Ok(c),
             // `--help` among the words: clap in `tetrarch calibrate` takes
             // it first, so this is a word the runner does not run with.
-            Ok(None) => return Err(CalibrateError::Match(ConfigError::TooFewEngines(0))),
-            Err(e) => return Err(CalibrateError::Match(e)),
+            Ok(None) => Err(CalibrateError::Match(ConfigError::TooFewEngines(0))),
+            Err(e) => Err(CalibrateError::Match(e)),
         }
+    };
+    for b in plan(&a.levels, a.pairs, a.seed) {
+        config(&b)?;
     }
     let ladder = Ladder {
         variant: a.variant.clone(),
@@ -228,9 +231,7 @@ pub fn calibrate_main(a: &CalibrateArgs, say: &mut dyn FnMut(&str)) -> Result<Ta
     };
     tetrarch_match::os::stop_engines_on_signals();
     let mut play = |b: &Batch| -> Result<Score, CalibrateError> {
-        let cfg = configs.iter().find(|(c, _)| c == b).map(|(_, c)| c.clone());
-        let Some(cfg) = cfg else { return Err(CalibrateError::Match(ConfigError::TooFewEngines(0))) };
-        let records = tetrarch_match::play_games(cfg, 0)?;
+        let records = tetrarch_match::play_games(config(b)?, 0)?;
         Ok(score_of(&records))
     };
     let table = run_ladder(&a.out, &ladder, &mut play, &mut |p| say(&progress_line(p)))?;

@@ -261,6 +261,15 @@ fn table_of(ladder: &Ladder, results: &[(Batch, Score)]) -> Result<Table, Calibr
     })
 }
 
+/// In words, where two setups differ: the words between their common
+/// beginning and end, with the word before (usually the flag).
+pub(super) fn setup_difference(old: &[String], new: &[String]) -> String {
+    let p = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let s = old[p..].iter().rev().zip(new[p..].iter().rev()).take_while(|(a, b)| a == b).count();
+    let part = |w: &[String]| w[p.saturating_sub(1)..w.len() - s].join(" ");
+    format!("`{}` there, `{}` now", part(old), part(new))
+}
+
 /// Runs (or continues) a ladder in `dir`: the batches already in the
 /// batches file (`<variant>.games.jsonl`, of the same setup) are kept,
 /// the others are played with `play` (which returns the games from the
@@ -289,10 +298,7 @@ pub fn run_ladder(
     let path = batches_path(dir, v);
     let (lines, partial) = read_batches(&path)?;
     if let Some(other) = lines.iter().find(|l| l.setup != ladder.setup) {
-        return Err(CalibrateError::OtherSetup {
-            path,
-            difference: format!("setup `{}` vs `{}`", other.setup.join(" "), ladder.setup.join(" ")),
-        });
+        return Err(CalibrateError::OtherSetup { path, difference: setup_difference(&other.setup, &ladder.setup) });
     }
     if partial {
         let keep: String = lines.iter().map(|l| serde_json::to_string(l).unwrap_or_default() + "\n").collect();

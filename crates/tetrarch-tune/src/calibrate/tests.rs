@@ -414,10 +414,7 @@ fn another_setup_is_refused_and_writes_nothing() {
     .unwrap_err();
     assert!(matches!(&e, CalibrateError::OtherSetup { .. }), "{e}");
     let msg = e.to_string();
-    assert!(
-        msg.contains("holds games of another setup") && msg.contains("--variant toy a") && msg.contains("--variant toy b"),
-        "{msg}"
-    );
+    assert!(msg.contains("holds games of another setup") && msg.contains("(`toy a` there, `toy b` now)"), "{msg}");
     assert_eq!(e.exit_code(), 2);
     assert_eq!(played, 0);
     assert_eq!(files(&dir), before);
@@ -594,4 +591,36 @@ fn the_plot_file_takes_every_table_of_the_folder() {
     // In the order of the file names: duo first, in the first colour.
     assert!(s.find(">duo</text>").unwrap() < s.find(">toy</text>").unwrap());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_setup_difference_names_the_words_that_differ() {
+    let w = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+    let d = super::ladder::setup_difference;
+    let base = "--variant fourchess --pairs 20 --seed 1 --engine cmd=t --each nodes=20000";
+    assert_eq!(d(&w(base), &w(&base.replace("--pairs 20", "--pairs 10"))), "`--pairs 20` there, `--pairs 10` now");
+    assert_eq!(d(&w(base), &w(&format!("{base} option.Hash=16"))), "`nodes=20000` there, `nodes=20000 option.Hash=16` now");
+    assert_eq!(d(&w("a b"), &w("c")), "`a b` there, `c` now");
+}
+
+/// The fuzz target's invariants on random tables: random levels (20 and
+/// `full` among them), Elos anywhere in range, dips and flat stretches.
+#[test]
+fn random_tables_keep_the_fuzz_target_s_invariants() {
+    let mut rng = Rng(mix(41, 0));
+    let mut unit = || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    for _ in 0..2000 {
+        let mut rows = vec![row(Rung::Random, 0.0)];
+        for k in 0..=20u8 {
+            if unit() < 0.3 {
+                let elo = if unit() < 0.1 { 1e6 * (2.0 * unit() - 1.0) } else { (3000.0 * unit()).round() };
+                rows.push(row(Rung::Level(k), elo));
+            }
+        }
+        if unit() < 0.7 || rows.len() == 1 {
+            rows.push(row(Rung::Full, (3000.0 * unit()).round()));
+        }
+        let t = table("toy", rows);
+        crate::fuzzing::table_parse(t.to_json().as_bytes());
+    }
 }
