@@ -675,6 +675,23 @@ mod tests {
         assert!(e.to_string().contains("--engine") && e.to_string().contains("unknown engine setting `foo`"), "{e}");
     }
 
+    /// An option whose name has a space (`Skill Level`, as `tetrarch
+    /// calibrate` sets it) is one word on the command line and reaches the
+    /// engine as `setoption name Skill Level value 5`: the name is all
+    /// between `option.` and the first `=`.
+    #[test]
+    fn an_option_name_may_hold_spaces() {
+        assert_eq!("option.Skill Level=5".parse::<EngineSetting>(), Ok(EngineSetting::Option("Skill Level".into(), "5".into())));
+        let words: Vec<String> =
+            ["--variant", "x", "--engine", "cmd=a", "option.Skill Level=5", "--engine", "cmd=b", "--each", "nodes=10"]
+                .iter()
+                .map(|w| w.to_string())
+                .collect();
+        let c = parse_args(&words).unwrap().unwrap();
+        assert_eq!(c.engines[0].options, vec![("Skill Level".into(), "5".into())]);
+        assert!(c.engines[1].options.is_empty());
+    }
+
     #[test]
     fn errors() {
         use clap::error::ErrorKind;

@@ -8,8 +8,11 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod calibrate;
 pub mod data;
 pub mod datagen;
+pub mod fuzzing;
+pub mod score;
 pub mod spsa;
 pub mod tune;
 

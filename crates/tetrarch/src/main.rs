@@ -1,5 +1,5 @@
 //! The `tetrarch` binary: the protocol loop (no sub-command), `perft`,
-//! `bench`, `record`, `match`, `datagen`, `tune` and `spsa`. It parses its arguments and hands over to the library.
+//! `bench`, `record`, `match`, `datagen`, `tune`, `spsa` and `calibrate`. It parses its arguments and hands over to the library.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -130,6 +130,11 @@ enum Command {
     /// the engine with θ+c·Δ and with θ−c·Δ, θ moved towards the winner
     /// (docs/tuning.md, "SPSA"). Resumable: the same command continues.
     Spsa(SpsaCommand),
+    /// Measures the Elo of the skill levels of a variant (uniform random =
+    /// 0) on a ladder of games, random – levels – full, and writes the table
+    /// UCI_Elo reads and a plot (docs/levels.md). Resumable: the same
+    /// command continues.
+    Calibrate(CalibrateCommand),
     /// Searches the built-in positions of every game to a fixed depth with one
     /// thread; the last line is `<nodes> nodes <nps> nps`.
     Bench {
@@ -222,6 +227,49 @@ struct SpsaCommand {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The run's folder: state.json, trajectory.jsonl, final.json.
+    #[arg(long, value_name = "DIR")]
+    out: std::path::PathBuf,
+    /// Openings file (as `tetrarch match --openings`), in order.
+    #[arg(long, value_name = "FILE")]
+    openings: Option<std::path::PathBuf>,
+    /// Random legal turns after the start or the file's opening.
+    #[arg(long, default_value_t = 8)]
+    random_plies: u32,
+    /// Turn cap, a draw (as `tetrarch match --maxturns`).
+    #[arg(long)]
+    maxturns: Option<u32>,
+}
+
+// The options of `tetrarch calibrate`.
+#[derive(clap::Args)]
+struct CalibrateCommand {
+    /// The variant.
+    #[arg(long)]
+    variant: String,
+    /// The skill levels of the ladder, ascending, each 0..=19 (between the
+    /// random anchor and full strength).
+    #[arg(long, value_name = "K,K,…", default_value = tetrarch_tune::calibrate::DEFAULT_LEVELS)]
+    levels: tetrarch_tune::calibrate::Levels,
+    /// Game pairs of each rung against the next (same opening, seats
+    /// swapped); against the rung two below, half as many (at least 1).
+    #[arg(long, default_value_t = 20)]
+    pairs: u64,
+    /// The engine every rung runs, as `tetrarch match` takes one:
+    /// cmd=PATH [arg=ARG]… [option.NAME=VALUE]… (default: cmd=this
+    /// program).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., action = clap::ArgAction::Append)]
+    engine: Vec<String>,
+    /// The reference every rung is given: its limit (nodes=N, depth=N,
+    /// st=S or tc=…) and other settings (--engine's words win).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., action = clap::ArgAction::Append)]
+    each: Vec<String>,
+    /// Games at once.
+    #[arg(long, default_value_t = 2)]
+    concurrency: usize,
+    /// Seed of the batches' openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The folder: VARIANT.games.jsonl, VARIANT.json, levels.svg.
     #[arg(long, value_name = "DIR")]
     out: std::path::PathBuf,
     /// Openings file (as `tetrarch match --openings`), in order.
@@ -376,6 +424,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Datagen(args) => Ok(datagen(args)),
         Command::Tune(args) => Ok(tune(args)),
         Command::Spsa(args) => Ok(spsa(args)),
+        Command::Calibrate(args) => Ok(calibrate(args)),
         Command::Bench { depth, variant } => bench(depth, variant.as_deref()),
     }
 }
@@ -492,6 +541,53 @@ fn spsa(c: SpsaCommand) -> ExitCode {
         maxturns: c.maxturns,
     };
     match tetrarch_tune::spsa::spsa_main(&args, &mut |l| println!("{l}")) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code() as u8)
+        }
+    }
+}
+
+/// A command-line word as a shell reads it back: in single quotes when it
+/// holds a space, a quote or another character the shell would split on
+/// or expand (`option.Skill Level=3`).
+fn shell_word(w: &str) -> String {
+    if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_.,/=:+@%".contains(c)) {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', r"'\''"))
+    }
+}
+
+/// `tetrarch calibrate`; without `--engine`, the rungs run this program.
+fn calibrate(c: CalibrateCommand) -> ExitCode {
+    let engine = if c.engine.is_empty() {
+        match std::env::current_exe() {
+            Ok(p) => vec![format!("cmd={}", p.display())],
+            Err(e) => {
+                eprintln!("error: cannot find this program to run as the engine ({e}): give --engine cmd=PATH");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        c.engine
+    };
+    let args = tetrarch_tune::calibrate::CalibrateArgs {
+        variant: c.variant,
+        levels: c.levels.0,
+        pairs: c.pairs,
+        engine,
+        each: c.each,
+        concurrency: c.concurrency,
+        seed: c.seed,
+        out: c.out,
+        openings: c.openings,
+        random_plies: c.random_plies,
+        maxturns: c.maxturns,
+        command: std::env::args().map(|w| shell_word(&w)).collect::<Vec<_>>().join(" "),
+    };
+    match tetrarch_tune::calibrate::calibrate_main(&args, &mut |l| println!("{l}")) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

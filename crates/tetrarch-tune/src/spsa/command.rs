@@ -4,13 +4,13 @@
 use std::path::PathBuf;
 
 use tetrarch_match::engine_config::EngineSetting;
-use tetrarch_match::{ConfigError, GameRecord};
+use tetrarch_match::ConfigError;
 
-use super::gains::Score;
 use super::params::{option_words, params_text, read_params, Param};
 use super::run::{progress_line, run, Games};
 use super::state::{final_params, load_state, write_atomically, Setup, State};
 use super::{SpsaError, FINAL_FILE};
+use crate::score::{score_of, Score};
 
 /// What `tetrarch spsa` was asked.
 #[derive(Clone, Debug)]
@@ -65,27 +65,6 @@ fn runner_words(a: &SpsaArgs) -> Vec<String> {
         w.extend(a.each.iter().cloned());
     }
     w
-}
-
-/// The score of engine 0 (`θ+`) in these games: a game is its win when its
-/// seats take more points than engine 1's (in a game of two sides: it won).
-pub fn score_of(records: &[GameRecord]) -> Score {
-    let mut s = Score::default();
-    for r in records {
-        let mean = |e: usize| {
-            let pts: Vec<f64> = (0..r.points.len()).filter(|&i| r.seat_engines[i] == e).map(|i| r.points[i]).collect();
-            pts.iter().sum::<f64>() / pts.len().max(1) as f64
-        };
-        let (p, m) = (mean(0), mean(1));
-        if p > m {
-            s.wins += 1;
-        } else if p < m {
-            s.losses += 1;
-        } else {
-            s.draws += 1;
-        }
-    }
-    s
 }
 
 /// What `tetrarch spsa` ends with.

@@ -1,7 +1,7 @@
 //! The arithmetic of one iteration: the gains of the [`Schedule`], the
-//! [`Perturbation`] it draws and applies, and the [`Score`] of its games.
+//! [`Perturbation`] it draws and applies ([`Score`](crate::score::Score), the score of its
+//! games, is `crate::score`'s).
 
-use serde::{Deserialize, Serialize};
 use tetrarch_match::openings::{mix, Rng};
 
 use super::params::Param;
@@ -88,38 +88,6 @@ impl Perturbation {
         for (i, p) in params.iter_mut().enumerate() {
             let step = sched.a_k(p, self.k) / self.c[i] * result as f64 * self.flips[i];
             p.value = (p.value + step).clamp(p.min, p.max);
-        }
-    }
-}
-
-/// The games of one iteration from `θ+`'s side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Score {
-    /// Games `θ+` won.
-    pub wins: u64,
-    /// Games it lost.
-    pub losses: u64,
-    /// Draws.
-    pub draws: u64,
-}
-
-impl Score {
-    /// wins − losses.
-    pub fn result(&self) -> i64 {
-        self.wins as i64 - self.losses as i64
-    }
-    pub(super) fn add(&mut self, o: &Score) {
-        self.wins += o.wins;
-        self.losses += o.losses;
-        self.draws += o.draws;
-    }
-    /// The score of `θ+` in percent (50 with no games).
-    pub fn percent(&self) -> f64 {
-        let n = self.wins + self.losses + self.draws;
-        if n == 0 {
-            50.0
-        } else {
-            100.0 * (self.wins as f64 + self.draws as f64 / 2.0) / n as f64
         }
     }
 }

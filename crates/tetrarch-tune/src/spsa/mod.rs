@@ -29,8 +29,9 @@ mod params;
 mod run;
 mod state;
 
-pub use command::{score_of, spsa_main, SpsaArgs, SpsaOutcome};
-pub use gains::{Perturbation, Schedule, Score};
+pub use crate::score::{score_of, Score};
+pub use command::{spsa_main, SpsaArgs, SpsaOutcome};
+pub use gains::{Perturbation, Schedule};
 pub use params::{engine_value, option_words, params_text, parse_params, read_params, Param, ParamsError};
 pub use run::{iteration, progress_line, run, Games, Progress};
 pub use state::{final_params, load_state, Setup, State, TrajectoryLine};

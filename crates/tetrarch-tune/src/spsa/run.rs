@@ -5,12 +5,13 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::gains::{Perturbation, Schedule, Score};
+use super::gains::{Perturbation, Schedule};
 use super::params::Param;
 use super::state::{
     append_trajectory, load_state, repair_trajectory, setup_difference, write_state, Setup, State, TrajectoryLine,
 };
 use super::{SpsaError, STATE_FORMAT};
+use crate::score::Score;
 
 /// What an iteration's games are asked to play: the iteration, its first
 /// opening (`(k − 1) · pairs`: every iteration new openings), and the two

@@ -8,9 +8,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::gains::Score;
 use super::params::Param;
 use super::{SpsaError, STATE_FILE, STATE_FORMAT, TRAJECTORY_FILE};
+use crate::score::Score;
 
 /// What fixes a run: the start, the gains, the seed and the games. A run
 /// continues from its state file only with the same setup.
