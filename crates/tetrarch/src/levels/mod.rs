@@ -1,29 +1,32 @@
-//! The calibrated strength tables (`UCI_Elo`; docs/levels.md): one per
-//! variant, written by `tetrarch calibrate` and compiled in.
+//! The calibrated strength tables behind `UCI_Elo` (docs/levels.md): one
+//! per variant, written by `tetrarch calibrate` into `crates/tetrarch/levels/`
+//! and compiled in, and the seed of weakened searches.
 
-/// PLACEHOLDER until the calibration tables land.
-pub struct Table;
+use std::sync::OnceLock;
 
-impl Table {
-    /// The UCI_Elo range.
-    pub fn elo_range(&self) -> (i64, i64) {
-        (0, 0)
-    }
-    /// The level of an Elo.
-    pub fn level_for_elo(&self, _elo: f64) -> f64 {
-        20.0
-    }
-}
+pub use tetrarch_tune::calibrate::Table;
+
+/// Every calibrated table: the variant and the text `tetrarch calibrate`
+/// wrote. A variant without one has no `UCI_LimitStrength` and `UCI_Elo`
+/// (only `Skill Level`).
+const TABLES: &[(&str, &str)] = &[];
 
 /// The table of `variant`, if it has been calibrated.
-pub fn table(_variant: &str) -> Option<&'static Table> {
-    None
+pub fn table(variant: &str) -> Option<&'static Table> {
+    static PARSED: OnceLock<Vec<(&'static str, Table)>> = OnceLock::new();
+    let all = PARSED.get_or_init(|| {
+        TABLES
+            .iter()
+            .map(|&(v, text)| (v, Table::parse(text).unwrap_or_else(|e| panic!("the compiled-in table of {v}: {e}"))))
+            .collect()
+    });
+    all.iter().find(|(v, _)| v.eq_ignore_ascii_case(variant)).map(|(_, t)| t)
 }
 
 /// The seed of weakened searches and of `--random` while `SkillSeed` is 0:
 /// drawn once per process from the clock and the process id.
 pub fn start_seed() -> u64 {
-    static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    static SEED: OnceLock<u64> = OnceLock::new();
     *SEED.get_or_init(|| {
         let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
         tetrarch_core::zobrist::splitmix64(t ^ u64::from(std::process::id()).rotate_left(32)) | 1

@@ -166,3 +166,91 @@ fn the_random_player_plays_seeded_legal_turns() {
     assert_eq!(a, game(3));
     assert_ne!(a, game(4));
 }
+
+#[test]
+fn compiled_in_tables_parse_and_name_their_variant() {
+    for v in crate::variants() {
+        if let Some(t) = crate::levels::table(v) {
+            assert_eq!(t.variant, v);
+            let (lo, hi) = t.elo_range();
+            assert!(lo < hi, "{v}: {lo}..{hi}");
+        }
+    }
+}
+
+/// A player of the toy game (take 1..=5 stones, the last stone wins).
+#[derive(Clone, Copy, Debug)]
+enum ToyPlayer {
+    Random,
+    Level(f64),
+}
+
+/// One toy game from a pile of `pile`, `first` moving first; 1.0 if `first`
+/// wins. Each player keeps its own searcher; the random numbers are
+/// `seed`'s.
+fn toy_game(first: ToyPlayer, second: ToyPlayer, pile: u32, seed: u64) -> f64 {
+    use crate::test_game::{Toy, ToyOptions};
+    use std::sync::atomic::AtomicBool;
+    use tetrarch_core::game::Rules;
+    use tetrarch_search::{Config, Limits, Searcher, Skill};
+    let mut pos = Toy::startpos(&ToyOptions { max_take: 5, start: pile });
+    let mut searchers = [Searcher::<Toy>::new(1), Searcher::<Toy>::new(1)];
+    let players = [first, second];
+    let mut state = seed;
+    let stop = AtomicBool::new(false);
+    loop {
+        if let Some(o) = pos.outcome() {
+            return if o.for_seat(0) == Some(true) { 1.0 } else { 0.0 };
+        }
+        let seat = pos.to_move();
+        let turn = match players[seat] {
+            ToyPlayer::Random => tetrarch_core::turns::random_turn(&pos, |n| {
+                state = tetrarch_core::zobrist::splitmix64(state);
+                state % n
+            })
+            .expect("a turn"),
+            ToyPlayer::Level(l) => {
+                let config = Config { skill: Skill::new(l, seed ^ seat as u64), ..Config::default() };
+                let limits = Limits { depth: Some(64), ..Limits::default() };
+                searchers[seat].search(&pos, &[], &limits, &config, &stop, &mut |_| {}).best
+            }
+        };
+        for a in turn {
+            pos.make(a);
+        }
+    }
+}
+
+/// A ladder of three rungs in the toy game — the random player, level 0
+/// and the full engine — comes out monotone with the calibration's fit,
+/// each step's error bar excluding 0.
+#[test]
+fn a_toy_ladder_is_monotone_under_the_fit() {
+    use tetrarch_tune::calibrate::{fit, PairGames};
+    let rungs = [ToyPlayer::Random, ToyPlayer::Level(0.0), ToyPlayer::Level(20.0)];
+    let mut pairs = Vec::new();
+    for (a, b) in [(0usize, 1usize), (1, 2), (0, 2)] {
+        let mut g = PairGames { a, b, wins: 0, losses: 0, draws: 0 };
+        for k in 0..150u64 {
+            // Piles where either seat may be the one to win; both orders.
+            let pile = 40 + (k % 23) as u32;
+            let s = tetrarch_core::zobrist::splitmix64(k * 31 + a as u64 * 7 + b as u64);
+            let first = toy_game(rungs[a], rungs[b], pile, s);
+            let second = 1.0 - toy_game(rungs[b], rungs[a], pile, s ^ 1);
+            for r in [first, second] {
+                if r > 0.5 {
+                    g.wins += 1;
+                } else {
+                    g.losses += 1;
+                }
+            }
+        }
+        pairs.push(g);
+    }
+    let f = fit(3, &pairs).expect("a fit");
+    assert_eq!(f.elo[0], 0.0);
+    for i in 0..2 {
+        let d = f.elo[i + 1] - f.elo[i];
+        assert!(d > f.diff_error(i, i + 1), "rung {} over rung {i}: {d:.0} ± {:.0} ({pairs:?})", i + 1, f.diff_error(i, i + 1));
+    }
+}
