@@ -146,6 +146,7 @@ params! {
     cm: bool = "Cm", 1, 0..=1, 1, "Switch: the counter-move.";
     lmp_chk: bool = "LmpChk", 1, 0..=1, 1, "Switch: late-move pruning keeps the quiet actions that give check.";
     tm: bool = "Tm", 1, 0..=1, 1, "Switch: time by the best action's stability (off: the soft limit unscaled).";
+    rfp: bool = "Rfp", 0, 0..=1, 1, "Switch: reverse futility pruning (a non-PV node whose static value stands RfpMargin x depth above beta is cut).";
     // Tunable numbers.
     asp_depth: i32 = "AspDepth", 4, 1..=64, 1, "Aspiration windows from this depth.";
     asp_delta: i32 = "AspDelta", 30, 1..=1000, 5, "Aspiration window: half its first width (doubled on each fail).";
@@ -157,6 +158,10 @@ params! {
     lmp_d1: i32 = "LmpD1", 6, 0..=255, 1, "Late-move pruning: quiet actions searched at depth 1.";
     lmp_d2: i32 = "LmpD2", 10, 0..=255, 1, "Late-move pruning: quiet actions searched at depth 2.";
     lmp_d3: i32 = "LmpD3", 16, 0..=255, 1, "Late-move pruning: quiet actions searched at depth 3.";
+    lmp_deep: i32 = "LmpDeep", 0, 0..=64, 1, "Late-move pruning past depth 3 up to this depth (0: off): 3 + depth^2 x LmpDeepMul / 100 quiet actions.";
+    lmp_deep_mul: i32 = "LmpDeepMul", 100, 10..=1000, 10, "Late-move pruning past depth 3: 3 + depth^2 x LmpDeepMul / 100 quiet actions.";
+    rfp_depth: i32 = "RfpDepth", 5, 1..=64, 1, "Reverse futility pruning up to this depth.";
+    rfp_margin: i32 = "RfpMargin", 120, 0..=2000, 10, "Reverse futility pruning: the margin per depth.";
     lmr_base: i32 = "LmrBase", 75, -200..=400, 10, "Late move reduction: LmrBase/100 + ln(depth) ln(n) / (LmrDiv/100).";
     lmr_div: i32 = "LmrDiv", 200, 50..=1000, 15, "Late move reduction: LmrBase/100 + ln(depth) ln(n) / (LmrDiv/100).";
     lmr_depth: i32 = "LmrDepth", 3, 1..=64, 1, "Late move reductions from this depth.";

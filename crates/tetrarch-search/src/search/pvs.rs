@@ -97,10 +97,13 @@ impl<G: Searchable> Worker<'_, G> {
             ControlFlow::Continue(idx) => idx,
         };
 
-        // Step 5. Null move.
+        // Step 5. Reverse futility pruning, then the null move.
         let in_check = self.pos.in_check();
         let merged = self.brs_merged(turn_start, us);
         let node = Node { depth, ply, pv_node, us, in_check, merged };
+        if let Some(s) = self.reverse_futility(node, beta, restricted) {
+            return s;
+        }
         if let Some(s) = self.null_move(node, beta, turn_start) {
             return s;
         }
@@ -186,6 +189,27 @@ impl<G: Searchable> Worker<'_, G> {
         ControlFlow::Continue(hit.idx)
     }
 
+    /// Step 5: reverse futility pruning. A non-PV node near the frontier
+    /// whose static value stands `RfpMargin` per depth above beta is
+    /// expected to fail high: its static value is returned (where the game
+    /// allows futility, not in check, never at a merged layer).
+    #[inline(always)]
+    fn reverse_futility(&self, node: Node, beta: i32, restricted: bool) -> Option<i32> {
+        if !self.p.rfp
+            || node.pv_node
+            || node.in_check
+            || node.merged
+            || restricted
+            || node.depth > self.p.rfp_depth
+            || beta.abs() >= MATE_BOUND
+            || !self.pos.futility_ok()
+        {
+            return None;
+        }
+        let e = self.eval(node.us);
+        (e - self.p.rfp_margin * node.depth >= beta && e < MATE_BOUND).then_some(e)
+    }
+
     /// Step 5: the null move. Let the next seat (an opponent) move twice;
     /// if we still stand at or above beta, this node will too. Only where
     /// the game says it is sound. Returns the node's value if it is cut.
@@ -241,8 +265,12 @@ impl<G: Searchable> Worker<'_, G> {
     /// a non-PV node near the frontier (never at a merged layer).
     #[inline(always)]
     fn lmp_limit(&self, node: Node, alpha: i32) -> usize {
-        if self.p.lmp && !node.pv_node && !node.in_check && !node.merged && node.depth <= 3 && alpha.abs() < MATE_BOUND {
+        if !self.p.lmp || node.pv_node || node.in_check || node.merged || alpha.abs() >= MATE_BOUND {
+            usize::MAX
+        } else if node.depth <= 3 {
             self.lmp[node.depth as usize]
+        } else if node.depth <= self.p.lmp_deep {
+            (3 + node.depth * node.depth * self.p.lmp_deep_mul / 100) as usize
         } else {
             usize::MAX
         }
