@@ -557,6 +557,50 @@ fn play_variant(d: &Driver, gui: &Gui, url: &str, shots: &Path, v: &str) {
     }
 }
 
+/// A level chosen on the page by its name reaches the engine: the seat is
+/// `level:0`, the engine is set to `Skill Level 0` before its search (the
+/// log) and the game goes on; the form shows each level's Elo where the
+/// variant has a table.
+fn a_level_chosen_on_the_page_plays(d: &Driver, gui: &Gui, url: &str, shots: &Path) {
+    d.call("POST", "/url", &format!("{{\"url\":{}}}", json_lit(url)));
+    wait_for("the board", || d.find("[data-cell]"));
+    d.script(
+        "var s=document.getElementById('variant');s.value='queenskings9-duel';s.dispatchEvent(new Event('change'));\
+         var k=document.getElementById('startkind');k.value='startpos';k.dispatchEvent(new Event('change'));return true;",
+    );
+    let names = d.script("return Array.from(document.getElementById('ptype1').options).map(o => o.text).join('|');");
+    for n in ["human", "Beginner", "Casual", "Club", "Strong", "Strongest", "engine, full strength"] {
+        assert!(names.contains(n), "{n}: {names}");
+    }
+    // The person picks Beginner for the second seat by its name.
+    d.script(
+        "var p=document.getElementById('ptype1');\
+         p.value=Array.from(p.options).find(o => o.text.startsWith('Beginner')).value;\
+         p.dispatchEvent(new Event('change'));return true;",
+    );
+    assert!(d.script("return document.getElementById('pmsbox1').hidden;").contains("true"));
+    d.click("#newbtn");
+    let st = wait_for("the new game", || {
+        let st = gui.get("/api/state");
+        st.contains("\"players\":[\"human\",\"level:0\"]").then_some(st)
+    });
+    assert!(st.contains("queenskings9-duel"), "{st}");
+    let tok = click_turn(d, gui);
+    let turns = wait_for("the level's reply", || {
+        let t = gui.turns();
+        (t.len() >= 2).then_some(t)
+    });
+    assert_eq!(turns[0], tok);
+    let log = gui.get("/api/state");
+    assert!(log.contains("setoption name Skill Level value 0"), "{log}");
+    wait_for("the reply on the page", || {
+        let n = d.script("return document.querySelectorAll('#record li').length;");
+        n.contains(&format!("\"value\":{}", turns.len())).then_some(())
+    });
+    let png = json_string(&d.call("GET", "/screenshot", ""), "value").unwrap();
+    std::fs::write(shots.join("levels.png"), b64decode(&png)).unwrap();
+}
+
 /// Bad input on the page: an illegal turn gives a clear message and
 /// changes nothing.
 fn illegal_turn_is_refused(d: &Driver, gui: &Gui, url: &str) {
@@ -606,6 +650,7 @@ fn browser_plays_every_variant() {
         play_variant(&d, &gui, &url, &shots, v);
     }
     place_setup_and_clock(&d, &gui, &url, &shots);
+    a_level_chosen_on_the_page_plays(&d, &gui, &url, &shots);
     illegal_turn_is_refused(&d, &gui, &url);
 
     d.call("DELETE", "", "");

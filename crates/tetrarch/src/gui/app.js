@@ -70,12 +70,21 @@ function buildSeats(players) {
     const p = (players && players[i]) || (i === 0 ? 'human' : 'engine:1000');
     const isEngine = p.startsWith('engine');
     const ms = isEngine ? (p.split(':')[1] || '1000') : '1000';
+    // The engine's named levels, with their Elo on this variant's scale
+    // where it is calibrated (docs/levels.md); 'engine' is full strength
+    // with the time given.
+    const levels = (v.levels || []).map((l) =>
+      '<option value="level:' + l.level + '">' + l.name + (l.elo !== undefined ? ' (Elo ≈ ' + l.elo + ')' : ' (level ' + l.level + ')') + '</option>'
+    ).join('');
     row.innerHTML =
       '<span class="name">' + name + '</span>' +
-      '<select id="ptype' + i + '"><option value="human">human</option><option value="engine">engine</option></select>' +
-      '<input id="pms' + i + '" type="number" min="10" step="100" value="' + ms + '" title="ms per turn">ms';
+      '<select id="ptype' + i + '"><option value="human">human</option>' + levels +
+      '<option value="engine">engine, full strength</option></select>' +
+      '<span id="pmsbox' + i + '"><input id="pms' + i + '" type="number" min="10" step="100" value="' + ms + '" title="ms per turn">ms</span>';
     box.appendChild(row);
-    $('ptype' + i).value = isEngine ? 'engine' : 'human';
+    const known = p === 'human' || isEngine || (v.levels || []).some((l) => 'level:' + l.level === p);
+    $('ptype' + i).value = isEngine ? 'engine' : (known ? p : 'human');
+    $('pmsbox' + i).hidden = !isEngine;
     const srow = document.createElement('div');
     srow.className = 'seat';
     srow.innerHTML = '<span class="name">' + name + '</span><input id="setup' + i + '" placeholder="engine chooses">' +
@@ -89,7 +98,7 @@ function buildSeats(players) {
       } catch (e) { say(e.message, true); }
     };
     $('place' + i).onclick = () => startPlacing(i, true, false);
-    $('ptype' + i).onchange = placeButtons;
+    $('ptype' + i).onchange = () => { $('pmsbox' + i).hidden = $('ptype' + i).value !== 'engine'; placeButtons(); };
   });
   buildOptions(v);
   placeButtons();
@@ -181,9 +190,10 @@ function placeButtons() {
 
 function playersParam() {
   const v = currentVariant();
-  return v.seat_names.map((_, i) =>
-    $('ptype' + i).value === 'engine' ? 'engine:' + Math.max(10, parseInt($('pms' + i).value || '1000', 10)) : 'human'
-  ).join(',');
+  return v.seat_names.map((_, i) => {
+    const t = $('ptype' + i).value;
+    return t === 'engine' ? 'engine:' + Math.max(10, parseInt($('pms' + i).value || '1000', 10)) : t;
+  }).join(',');
 }
 
 function startKindChanged() {

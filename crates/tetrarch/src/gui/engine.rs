@@ -42,6 +42,19 @@ impl Gui {
         self.engine_config = key;
     }
 
+    /// Sets the engine's `Skill Level` to `level` if it has another (each
+    /// engine seat plays at its own; analysis at full strength).
+    pub(super) fn set_skill(&mut self, level: u8) {
+        if self.engine.settings().skill_level == level {
+            return;
+        }
+        let l = format!("setoption name Skill Level value {level}");
+        self.log_line(l.clone());
+        for e in self.send(&l) {
+            self.log_line(format!("{l}: {e}"));
+        }
+    }
+
     pub(super) fn log_line(&mut self, l: String) {
         self.log.push(l);
         if self.log.len() > 400 {
@@ -51,7 +64,10 @@ impl Gui {
     }
 
     /// Sends one protocol line to the engine; returns the error lines it
-    /// printed at once.
+    /// printed at once. A `bestmove` among them answers the running search
+    /// (a weak level's search can end before `go` returns: left for the
+    /// next tick it would be lost); one of a search already halted is
+    /// ignored by [`Gui::engine_reply`].
     pub(super) fn send(&mut self, line: &str) -> Vec<String> {
         self.engine.handle_line(line);
         let mut errs = Vec::new();
@@ -59,7 +75,7 @@ impl Gui {
             if l.starts_with("info string error") {
                 errs.push(l.clone());
             }
-            self.absorb(l, false);
+            self.absorb(l, true);
         }
         errs
     }
@@ -151,7 +167,9 @@ impl Gui {
             return;
         }
         let Some(seat) = self.mover() else { return };
-        if let Some(Player::Engine(ms)) = self.players.get(seat).copied() {
+        let player = self.players.get(seat).copied().unwrap_or(Player::Human);
+        if let (Some(ms), Some(level)) = (player.turn_ms(), player.skill()) {
+            self.set_skill(level);
             if let Err(e) = self.position_for(Some(seat)) {
                 self.paused = true;
                 self.message = format!("engine: {e}");

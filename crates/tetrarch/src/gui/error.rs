@@ -57,8 +57,9 @@ pub enum GuiError {
         /// The variant.
         variant: String,
     },
-    /// A player is neither `human` nor `engine:<ms>` with 10..600000 ms.
-    #[error("bad player `{0}`: expected human or engine:<ms> with 10..600000 ms")]
+    /// A player is neither `human`, `engine:<ms>` with 10..600000 ms nor
+    /// `level:<k>` with 0..20.
+    #[error("bad player `{0}`: expected human, engine:<ms> with 10..600000 ms, or level:<k> with 0..20")]
     BadPlayer(String),
     /// Not one player per seat.
     #[error("players: {given} given, variant {variant} has {seats} seats")]

@@ -111,6 +111,29 @@ pub(super) struct VariantOut {
     record: bool,
     seat_names: Vec<&'static str>,
     options: Vec<OptionOut>,
+    /// The named engine levels, with their Elo where the variant has a
+    /// calibrated table.
+    levels: Vec<LevelOut>,
+}
+
+/// One named level of `/api/variants`.
+#[derive(Serialize)]
+pub(super) struct LevelOut {
+    name: &'static str,
+    /// The `Skill Level`.
+    level: u8,
+    /// Its Elo on the variant's scale (uniform random = 0), if calibrated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    elo: Option<i64>,
+}
+
+/// The named levels of `variant` (docs/gui.md, "Levels").
+pub(super) fn levels_out(variant: &str) -> Vec<LevelOut> {
+    let table = crate::levels::table(variant);
+    super::player::NAMED_LEVELS
+        .iter()
+        .map(|&(name, level)| LevelOut { name, level, elo: table.map(|t| t.elo_of_level(f64::from(level)).round() as i64) })
+        .collect()
 }
 
 /// One option of `/api/variants` (`min`, `max` for a spin, `vars` for a combo).
@@ -156,7 +179,17 @@ pub(super) fn variants_json() -> String {
             let f = with_variant(v, FactsOf).expect("known");
             let strategy = f.ffa.then(|| OptionOut::new("Strategy", &OptionKind::Combo(strategies(v)), true));
             let options = f.options.iter().map(|o| OptionOut::new(o.name, &o.kind, false)).chain(strategy).collect();
-            VariantOut { name: v, seats: f.seats, setup: f.setup, board: f.board, record: f.record, seat_names: f.names, options }
+            let levels = levels_out(v);
+            VariantOut {
+                name: v,
+                seats: f.seats,
+                setup: f.setup,
+                board: f.board,
+                record: f.record,
+                seat_names: f.names,
+                options,
+                levels,
+            }
         })
         .collect();
     to_json(&Variants { variants })

@@ -274,6 +274,7 @@ impl Gui {
         if let Err(e) = self.position_for(None) {
             return bad(e);
         }
+        self.set_skill(crate::options::SKILL_FULL);
         self.thinking = None;
         self.search = Some(Search { seat: None, started: Instant::now(), turns: self.turns.len() });
         self.send("go infinite");

@@ -157,6 +157,52 @@ fn the_engine_plays_its_seats() {
     assert!(g.search.is_none());
 }
 
+/// Each engine seat plays at its own level: the engine is set to it
+/// before the seat's search (its `setoption` lines in the log), and
+/// analysis goes back to full strength.
+#[test]
+fn engine_seats_play_at_their_levels() {
+    let mut g = Gui::new("queenskings9-duel");
+    let (s, b) = call(&mut g, "POST", "/api/new", &[("variant", "queenskings9-duel"), ("players", "level:0,level:7")]);
+    assert_eq!(s, 200, "{b}");
+    assert!(b.contains("\"players\":[\"level:0\",\"level:7\"]"), "{b}");
+    let t = Instant::now();
+    while g.turns.len() < 4 {
+        assert!(t.elapsed() < Duration::from_secs(20), "no engine turns: {:?}", g.log);
+        std::thread::sleep(Duration::from_millis(20));
+        g.tick();
+    }
+    let sets: Vec<&String> = g.log.iter().filter(|l| l.starts_with("setoption name Skill Level")).collect();
+    assert!(sets.len() >= 4, "{sets:?}");
+    assert_eq!(sets[0], "setoption name Skill Level value 0");
+    assert_eq!(sets[1], "setoption name Skill Level value 7");
+    call(&mut g, "POST", "/api/pause", &[("paused", "true")]);
+    assert_eq!(call(&mut g, "POST", "/api/analyse", &[]).0, 200);
+    assert_eq!(g.engine.settings().skill_level, crate::options::SKILL_FULL);
+    call(&mut g, "POST", "/api/stop", &[]);
+    for bad in ["level:21", "level:-1", "level:x", "level:"] {
+        let (s, b) = call(&mut g, "POST", "/api/players", &[("players", &format!("human,{bad}"))]);
+        assert_eq!(s, 400, "{bad}: {b}");
+    }
+    assert_eq!(g.players, vec![Player::Level(0), Player::Level(7)]);
+}
+
+/// `/api/variants` names the levels of every variant, with Elos where a
+/// table exists.
+#[test]
+fn variants_name_their_levels() {
+    let mut g = Gui::new("fourchess");
+    let (_, b) = call(&mut g, "GET", "/api/variants", &[]);
+    for v in crate::variants() {
+        let at = b.find(&format!("{{\"name\":\"{v}\",")).expect(v);
+        let rest = &b[at..];
+        let levels = &rest[rest.find("\"levels\":[").expect("levels")..];
+        assert!(levels.starts_with("\"levels\":[{\"name\":\"Beginner\",\"level\":0"), "{v}: {levels}");
+        let has_elo = levels[..levels.find(']').unwrap()].contains("\"elo\":");
+        assert_eq!(has_elo, crate::levels::table(v).is_some(), "{v}");
+    }
+}
+
 #[test]
 fn setup_proposals_and_variants() {
     let mut g = Gui::new("fourchess");
