@@ -11,6 +11,7 @@
 pub mod calibrate;
 pub mod data;
 pub mod datagen;
+mod files;
 pub mod fuzzing;
 pub mod score;
 pub mod spsa;

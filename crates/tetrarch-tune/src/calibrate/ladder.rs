@@ -152,17 +152,9 @@ fn write_err(path: &Path) -> impl FnOnce(std::io::Error) -> CalibrateError + '_ 
     move |source| CalibrateError::Write { path: path.into(), source }
 }
 
-/// Writes `text` to `path` atomically: a temporary file beside it, synced,
-/// then renamed over it.
+/// Writes `text` to `path` atomically ([`crate::files::write_atomically`]).
 pub(super) fn write_atomically(path: &Path, text: &str) -> Result<(), CalibrateError> {
-    let tmp = path.with_extension("tmp");
-    let r = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    r.map_err(write_err(path))
+    crate::files::write_atomically(path, text).map_err(write_err(path))
 }
 
 fn append_line(path: &Path, line: &BatchLine) -> Result<(), CalibrateError> {
