@@ -9,10 +9,29 @@ pub use tetrarch_tune::calibrate::Table;
 /// Every calibrated table: the variant and the text `tetrarch calibrate`
 /// wrote. A variant without one has no `UCI_LimitStrength` and `UCI_Elo`
 /// (only `Skill Level`).
-const TABLES: &[(&str, &str)] = &[];
+const TABLES: &[(&str, &str)] = &[
+    ("quadranj", include_str!("../../levels/quadranj.json")),
+    ("quattuor", include_str!("../../levels/quattuor.json")),
+    ("queenskings9-duel", include_str!("../../levels/queenskings9-duel.json")),
+    ("queenskings9-teams", include_str!("../../levels/queenskings9-teams.json")),
+];
 
-/// The table of `variant`, if it has been calibrated.
+/// Variants calibrated through another's table: the same rules on the
+/// other board size (docs/levels.md, "What carries over"). A level's node
+/// budget reaches less far on the bigger board, so these Elos are
+/// estimates, not measurements.
+const SHARED: &[(&str, &str)] =
+    &[("queenskings-duel", "queenskings9-duel"), ("queenskings-teams", "queenskings9-teams"), ("queenskings9", "queenskings")];
+
+/// The variant whose table `variant` uses: its own, or the one of
+/// [`SHARED`].
+pub fn table_variant(variant: &str) -> &str {
+    SHARED.iter().find(|(v, _)| v.eq_ignore_ascii_case(variant)).map_or(variant, |&(_, from)| from)
+}
+
+/// The table of `variant` (its own, or the one it shares), if calibrated.
 pub fn table(variant: &str) -> Option<&'static Table> {
+    let variant = table_variant(variant);
     static PARSED: OnceLock<Vec<(&'static str, Table)>> = OnceLock::new();
     let all = PARSED.get_or_init(|| {
         TABLES

@@ -124,12 +124,8 @@ fn a_weak_level_searches_within_its_budget() {
     run(&mut e, &cap, "setoption name Skill Level value 0");
     run(&mut e, &cap, "position startpos");
     let v = run(&mut e, &cap, "go nodes 5000000");
-    let nodes: u64 = v
-        .iter()
-        .filter_map(|l| l.split(' ').skip_while(|w| *w != "nodes").nth(1).and_then(|n| n.parse().ok()))
-        .max()
-        .expect("info lines");
-    assert!(nodes <= 512 + 256, "{nodes}");
+    let nodes = max_nodes(&v);
+    assert!(nodes > 0 && nodes <= 512 + 256, "{nodes}");
 }
 
 fn random_engine(variant: &str, seed: u64) -> (Engine, Captured) {
@@ -171,7 +167,8 @@ fn the_random_player_plays_seeded_legal_turns() {
 fn compiled_in_tables_parse_and_name_their_variant() {
     for v in crate::variants() {
         if let Some(t) = crate::levels::table(v) {
-            assert_eq!(t.variant, v);
+            assert_eq!(t.variant, crate::levels::table_variant(v));
+            assert!(crate::variants().contains(&t.variant.as_str()));
             let (lo, hi) = t.elo_range();
             assert!(lo < hi, "{v}: {lo}..{hi}");
         }
@@ -253,4 +250,43 @@ fn a_toy_ladder_is_monotone_under_the_fit() {
         let d = f.elo[i + 1] - f.elo[i];
         assert!(d > f.diff_error(i, i + 1), "rung {} over rung {i}: {d:.0} ± {:.0} ({pairs:?})", i + 1, f.diff_error(i, i + 1));
     }
+}
+
+/// The highest `nodes` of a search's info lines.
+fn max_nodes(v: &[String]) -> u64 {
+    v.iter().filter_map(|l| l.split(' ').skip_while(|w| *w != "nodes").nth(1).and_then(|n| n.parse().ok())).max().unwrap_or(0)
+}
+
+/// `UCI_Elo` plays at the table's level for that Elo while
+/// `UCI_LimitStrength` is on, over `Skill Level`; off, full strength again;
+/// a value out of the table's range is refused and changes nothing.
+#[test]
+fn uci_elo_plays_at_the_table_s_level() {
+    let variant = "queenskings9-duel";
+    let t = crate::levels::table(variant).expect("a calibrated variant");
+    let (lo, hi) = t.elo_range();
+    let (mut e, cap) = engine(variant);
+    run(&mut e, &cap, "position startpos");
+    let full = search_lines(&mut e, &cap, "go depth 4");
+    run(&mut e, &cap, &format!("setoption name UCI_Elo value {lo}"));
+    // Without UCI_LimitStrength the Elo does nothing.
+    run(&mut e, &cap, "ucinewgame");
+    run(&mut e, &cap, "position startpos");
+    assert_eq!(search_lines(&mut e, &cap, "go depth 4"), full);
+    run(&mut e, &cap, "setoption name UCI_LimitStrength value true");
+    let weak = run(&mut e, &cap, "go nodes 1000000");
+    assert!(weak.iter().any(|l| l.contains(" multipv 4 ")), "{weak:?}");
+    assert!(max_nodes(&weak) <= 512 + 256, "the lowest Elo is level 0: {weak:?}");
+    // The full engine's Elo is the full engine.
+    run(&mut e, &cap, &format!("setoption name UCI_Elo value {hi}"));
+    assert!(!run(&mut e, &cap, "go depth 3").iter().any(|l| l.contains(" multipv 2 ")));
+    for bad in [format!("setoption name UCI_Elo value {}", hi + 1), format!("setoption name UCI_Elo value {}", lo - 1)] {
+        assert!(is_error(&one(&mut e, &cap, &bad)), "{bad}");
+    }
+    assert_eq!(e.settings().uci_elo, Some(hi));
+    assert!(is_error(&one(&mut e, &cap, "setoption name UCI_LimitStrength value maybe")));
+    run(&mut e, &cap, "setoption name UCI_LimitStrength value false");
+    run(&mut e, &cap, "ucinewgame");
+    run(&mut e, &cap, "position startpos");
+    assert_eq!(search_lines(&mut e, &cap, "go depth 4"), full);
 }
