@@ -10,7 +10,10 @@ pub use tetrarch_tune::calibrate::Table;
 /// wrote. A variant without one has no `UCI_LimitStrength` and `UCI_Elo`
 /// (only `Skill Level`).
 const TABLES: &[(&str, &str)] = &[
+    ("fourchess", include_str!("../../levels/fourchess.json")),
+    ("teamchess", include_str!("../../levels/teamchess.json")),
     ("quadranj", include_str!("../../levels/quadranj.json")),
+    ("quadranj4", include_str!("../../levels/quadranj4.json")),
     ("quattuor", include_str!("../../levels/quattuor.json")),
     ("queenskings9-duel", include_str!("../../levels/queenskings9-duel.json")),
     ("queenskings9-teams", include_str!("../../levels/queenskings9-teams.json")),
