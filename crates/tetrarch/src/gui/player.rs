@@ -11,7 +11,7 @@ pub enum Player {
     /// The engine at full strength, with this much time per turn (ms).
     Engine(u64),
     /// The engine at this `Skill Level` (0..=20; docs/levels.md), with
-    /// [`LEVEL_MS`] a turn (a level below 20 stops far sooner, on its own
+    /// `LEVEL_MS` (1 s) a turn (a level below 20 stops far sooner, on its own
     /// node budget).
     Level(u8),
 }

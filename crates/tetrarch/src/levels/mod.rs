@@ -27,7 +27,7 @@ const SHARED: &[(&str, &str)] =
     &[("queenskings-duel", "queenskings9-duel"), ("queenskings-teams", "queenskings9-teams"), ("queenskings9", "queenskings")];
 
 /// The variant whose table `variant` uses: its own, or the one of
-/// [`SHARED`].
+/// `SHARED`.
 pub fn table_variant(variant: &str) -> &str {
     SHARED.iter().find(|(v, _)| v.eq_ignore_ascii_case(variant)).map_or(variant, |&(_, from)| from)
 }
