@@ -286,7 +286,7 @@ pub fn run_ladder(
     if ladder.pairs == 0 {
         return Err(CalibrateError::Zero("--pairs"));
     }
-    super::command::check_levels(&ladder.levels)?;
+    super::levels::check_levels(&ladder.levels)?;
     let path = batches_path(dir, v);
     let (lines, partial) = read_batches(&path)?;
     if let Some(other) = lines.iter().find(|l| l.setup != ladder.setup) {

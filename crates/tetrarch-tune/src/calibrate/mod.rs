@@ -35,14 +35,16 @@ use tetrarch_match::{ConfigError, RunError};
 mod command;
 pub mod fit;
 mod ladder;
+mod levels;
 mod plot;
 mod table;
 
-pub use command::{batch_words, calibrate_main, setup_words, table_text, CalibrateArgs, Levels, LevelsError, DEFAULT_LEVELS};
+pub use command::{batch_words, calibrate_main, setup_words, table_text, CalibrateArgs};
 pub use fit::{fit, Fit, FitError, PairGames};
 pub use ladder::{
     batches_path, plan, progress_line, read_batches, run_ladder, rungs, table_path, Batch, BatchLine, BatchProgress, Ladder,
 };
+pub use levels::{Levels, LevelsError, DEFAULT_LEVELS};
 pub use plot::{svg, write_plot, PLOT_FILE};
 pub use table::{Row, Rung, Step, Table, TableError, FULL_LEVEL, MAX_ELO, MAX_TABLE_LEVEL};
 

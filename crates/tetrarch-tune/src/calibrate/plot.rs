@@ -8,7 +8,6 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::ladder::write_atomically;
 use super::table::{Table, TableError, FULL_LEVEL};
 use super::CalibrateError;
 
@@ -123,6 +122,7 @@ pub fn write_plot(dir: &Path) -> Result<(PathBuf, Vec<(PathBuf, TableError)>), C
         }
     }
     let path = dir.join(PLOT_FILE);
-    write_atomically(&path, &svg(&tables))?;
+    crate::files::write_atomically(&path, &svg(&tables))
+        .map_err(|source| CalibrateError::Write { path: path.clone(), source })?;
     Ok((path, skipped))
 }

@@ -15,6 +15,7 @@ const TABLES: &[(&str, &str)] = &[
     ("quadranj", include_str!("../../levels/quadranj.json")),
     ("quadranj4", include_str!("../../levels/quadranj4.json")),
     ("quattuor", include_str!("../../levels/quattuor.json")),
+    ("queenskings", include_str!("../../levels/queenskings.json")),
     ("queenskings9-duel", include_str!("../../levels/queenskings9-duel.json")),
     ("queenskings9-teams", include_str!("../../levels/queenskings9-teams.json")),
 ];
