@@ -625,6 +625,98 @@ fn illegal_turn_is_refused(d: &Driver, gui: &Gui, url: &str) {
     assert!(gui.turns().is_empty());
 }
 
+/// The number `d`'s script returned.
+fn number(d: &Driver, js: &str) -> i64 {
+    let r = d.script(js);
+    r.split("\"value\":").nth(1).and_then(|v| v.trim_end_matches('}').trim().parse().ok()).unwrap_or(-1)
+}
+
+fn screenshot(d: &Driver, path: &Path) {
+    let png = json_string(&d.call("GET", "/screenshot", ""), "value").unwrap();
+    std::fs::write(path, b64decode(&png)).unwrap();
+}
+
+/// Studying a game on the page: a hint draws a legal turn of the person's
+/// seat and plays nothing; an analysis with three lines shows three
+/// distinct lines with scores; the score graph has a point per turn and a
+/// click on one shows that position; browsing back and forward (keys)
+/// shows the same position strings as the API; "Play from here" starts a
+/// new line; the rules are one click away.
+fn study_a_game(d: &Driver, gui: &Gui, url: &str, shots: &Path) {
+    let moves = "e2e3 b7c7 g13g12 m8l8";
+    let (s, b) =
+        gui.post("/api/new", &format!("variant=teamchess&players={}&moves={}", enc("human,human,human,human"), enc(moves)));
+    assert_eq!(s, 200, "{b}");
+    d.call("POST", "/url", &format!("{{\"url\":{}}}", json_lit(url)));
+    wait_for("the board", || d.find("[data-cell]"));
+    // The score graph: one point per turn once the quick searches are done.
+    wait_for("a graph point per turn", || {
+        (number(d, "return document.querySelectorAll('#graph circle.gpt').length;") == 4).then_some(())
+    });
+    // Hint: arrows on the board, a legal turn of Red's, nothing played.
+    d.click("#hintbtn");
+    wait_for("the hint's arrows", || d.find("#board [data-arrows=hint]"));
+    let st = gui.get("/api/state");
+    let hint = st.split("\"hint\":{").nth(1).and_then(|h| json_string(&format!("{{{h}"), "turn")).expect("a hint");
+    let acts = gui.get("/api/actions");
+    assert!(acts.contains(&format!("\"token\":\"{hint}\"")), "{hint} is not among {acts}");
+    assert_eq!(gui.turns().join(" "), moves, "a hint plays nothing");
+    assert!(st.contains("\"seat\":1,\"turn\""), "the hint is Red's: {st}");
+    screenshot(d, &shots.join("hint.png"));
+    // Analysis with three lines.
+    d.script("document.getElementById('multipv').value='3';return true;");
+    d.click("#analysebtn");
+    let lines = wait_for("three analysis lines", || {
+        let t = d.script("return Array.from(document.querySelectorAll('#lines li')).map(l => l.textContent).join('|');");
+        let t = json_string(&t, "value").unwrap_or_default();
+        let v: Vec<String> = t.split('|').filter(|x| !x.is_empty()).map(str::to_owned).collect();
+        (v.len() == 3).then_some(v)
+    });
+    let firsts: std::collections::HashSet<String> = lines.iter().map(|l| l.split(' ').nth(1).unwrap_or("").to_string()).collect();
+    assert_eq!(firsts.len(), 3, "three distinct first turns: {lines:?}");
+    for l in &lines {
+        let score = l.split(' ').next().unwrap_or("");
+        assert!(score.starts_with(['+', '-', '#']), "a score first: {l}");
+    }
+    // Hovering a line draws it.
+    d.script("document.querySelector('#lines li').dispatchEvent(new MouseEvent('mouseenter'));return true;");
+    wait_for("the line's arrows", || d.find("#board [data-arrows=line]"));
+    screenshot(d, &shots.join("analysis.png"));
+    d.click("#stopbtn");
+    // A click on the graph's second point shows the position after turn 2.
+    let at = |k: usize| json_string(&gui.get(&format!("/api/at?turn={k}")), "position").unwrap();
+    let shown = || json_string(&d.script("return document.getElementById('posstring').value;"), "value").unwrap();
+    d.click("#graph circle.gpt[data-turn='2']");
+    wait_for("the position after turn 2", || (shown() == at(2)).then_some(()));
+    assert!(d.script("return document.getElementById('browsenote').hidden;").contains("false"));
+    screenshot(d, &shots.join("graph.png"));
+    let key = |k: &str| {
+        d.script(&format!("document.dispatchEvent(new KeyboardEvent('keydown',{{key:'{k}'}}));return true;"));
+    };
+    key("ArrowLeft");
+    wait_for("turn 1", || (shown() == at(1)).then_some(()));
+    key("Home");
+    wait_for("turn 0", || (shown() == at(0)).then_some(()));
+    key("ArrowRight");
+    key("ArrowRight");
+    wait_for("turn 2 again", || (shown() == at(2)).then_some(()));
+    assert_eq!(gui.turns().join(" "), moves, "browsing changes nothing");
+    key("End");
+    let live = json_string(&gui.get("/api/state"), "position").unwrap();
+    wait_for("the game's position", || (shown() == live).then_some(()));
+    // Play from here: a new line from turn 2.
+    d.click("#graph circle.gpt[data-turn='2']");
+    wait_for("the position after turn 2", || (shown() == at(2)).then_some(()));
+    d.script("window.confirm = () => true;return true;");
+    d.click("#branchbtn");
+    wait_for("the new line", || (gui.turns().len() == 2).then_some(()));
+    assert!(json_string(&gui.get("/api/state"), "message").unwrap().contains("new line from turn 2"));
+    // The rules, one click away.
+    d.click("#rulesbtn");
+    wait_for("the rules", || d.text("#rulestext").contains("Teams").then_some(()));
+    d.script("document.getElementById('rulesdlg').close();return true;");
+}
+
 #[test]
 fn browser_plays_every_variant() {
     let ci = std::env::var("CI").is_ok_and(|v| v == "true");
@@ -652,6 +744,7 @@ fn browser_plays_every_variant() {
     place_setup_and_clock(&d, &gui, &url, &shots);
     a_level_chosen_on_the_page_plays(&d, &gui, &url, &shots);
     illegal_turn_is_refused(&d, &gui, &url);
+    study_a_game(&d, &gui, &url, &shots);
 
     d.call("DELETE", "", "");
     let _ = std::fs::remove_dir_all(&profile);

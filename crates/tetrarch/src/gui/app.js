@@ -16,6 +16,13 @@ let lastKey = '';         // game/turns the prefix belongs to
 let loading = false;
 let placing = null;       // choosing a seat's set-up on the board (see startPlacing)
 let clockAt = 0;          // performance.now() when `state` arrived (clocks count down from there)
+let viewAt = null;        // browsing: the number of turns of the position shown (null: the game's last)
+let browsed = null;       // /api/at for viewAt
+let overlay = null;       // arrows on the board: { key, kind: 'hint' | 'line', turns: /api/cells turns }
+let pinnedLine = null;    // the analysis line clicked (its arrows stay)
+let orientedGame = null;  // the game the board was turned for (the person's side at the bottom)
+let heardTurns = null;    // turns when the last move sound played
+const hivis = () => $('hivisbox').checked;
 
 function setState(s) {
   state = s;
@@ -212,7 +219,12 @@ async function newGame() {
   try {
     setState(await api('/api/new', params, true));
     placing = null;
-    rot = 0;
+    viewAt = null;
+    browsed = null;
+    overlay = null;
+    pinnedLine = null;
+    heardTurns = state.turns.length;
+    orientOnce();
     resetTurn();
     say('New game: ' + v.name);
     render();
@@ -229,7 +241,7 @@ function resetTurn() {
 }
 
 function humanToMove() {
-  return state && !state.over && state.players[state.to_move - 1] === 'human' &&
+  return state && viewAt === null && !state.over && state.players[state.to_move - 1] === 'human' &&
     !(state.thinking && state.thinking.seat && !state.thinking.done);
 }
 
@@ -618,8 +630,14 @@ function lum(hex) {
   return (0.299 * parseInt(m[1], 16) + 0.587 * parseInt(m[2], 16) + 0.114 * parseInt(m[3], 16)) / 255;
 }
 
+// High-visibility colours: the Okabe–Ito palette (told apart with the
+// common colour-vision deficiencies), by seat.
+const HIVIS = ['#E69F00', '#0072B2', '#F0E442', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#000000'];
+
 function seatColour(board, seat) {
-  return seat && board.seats[seat - 1] ? board.seats[seat - 1].colour : '#9e9e9e';
+  if (!seat || !board.seats[seat - 1]) return '#9e9e9e';
+  if (hivis()) return board.seats.length === 2 ? ['#ffffff', '#000000'][seat - 1] : HIVIS[(seat - 1) % HIVIS.length];
+  return board.seats[seat - 1].colour;
 }
 
 const KNOWN = ['light', 'dark', 'base', 'goal', 'home1', 'home2', 'neutral', 'centre', 'keep', 'edge'];
@@ -627,7 +645,8 @@ const KNOWN = ['light', 'dark', 'base', 'goal', 'home1', 'home2', 'neutral', 'ce
 // What to highlight while playing: the last turn, the pieces that can act,
 // the selected one and where it can go.
 function playView(board) {
-  const last = new Set(prefix.length ? [] : (state.last_cells || []));
+  const shown = viewAt !== null && browsed ? browsed : state;
+  const last = new Set(prefix.length ? [] : (shown.last_cells || []));
   const from = new Set();
   const targets = new Set();
   if (acts && humanToMove()) {
@@ -637,7 +656,7 @@ function playView(board) {
       if (sel && a.cells[0] === sel) targets.add(target(a));
     }
   }
-  return { board, from, sel, targets, last, click: onCell };
+  return { board, from, sel, targets, last, click: onCell, arrows: overlay && overlayShown() ? overlay : null };
 }
 
 function drawBoard(view) {
@@ -649,8 +668,10 @@ function drawBoard(view) {
   svg.setAttribute('viewBox', (-pad) + ' ' + (-pad) + ' ' + (t.W + 2 * pad) + ' ' + (t.H + 2 * pad));
   const lastCells = view.last, sources = view.from, targets = view.targets, sel = view.sel;
   const gCells = el('g', {}, svg), gHl = el('g', {}, svg), gPieces = el('g', {}, svg);
+  const at = new Map();
   for (const c of board.cells) {
     const [x, y] = t.at(c.x, c.y);
+    at.set(c.name, [x, y]);
     const cls = 'cell c-' + (KNOWN.includes(c.class) ? c.class : 'other') +
       (c.playable === false ? ' unplayable' : ' clickable');
     const shape = cellShape(c, x, y, cls, gCells);
@@ -680,6 +701,32 @@ function drawBoard(view) {
       tx.textContent = String(n);
     }
   }
+  if (view.arrows) drawArrows(svg, at, view.arrows);
+}
+
+// A hint or an engine line on the board: an arrow per action from its
+// first cell to its last (the cells the engine gave, /api/cells), the
+// first turn solid, the next ones dashed; a dot for a one-cell action.
+function drawArrows(svg, at, ov) {
+  const g = el('g', {}, svg);
+  ov.turns.forEach((turn, i) => {
+    for (const cells of turn.actions) {
+      const pts = cells.map((c) => at.get(c)).filter((p) => p);
+      if (!pts.length) continue;
+      const cls = 'arrow ' + ov.kind + (i ? ' later' : '');
+      const [x1, y1] = pts[0], [x2, y2] = pts[pts.length - 1];
+      if (pts.length === 1 || (x1 === x2 && y1 === y2)) {
+        el('circle', { cx: x1, cy: y1, r: 0.22, class: cls }, g);
+        continue;
+      }
+      el('polyline', { points: pts.map((p) => p[0].toFixed(3) + ',' + p[1].toFixed(3)).join(' '), class: cls }, g);
+      const a = Math.atan2(y2 - y1, x2 - x1), h = 0.3;
+      const p1 = [x2 - h * Math.cos(a - 0.45), y2 - h * Math.sin(a - 0.45)];
+      const p2 = [x2 - h * Math.cos(a + 0.45), y2 - h * Math.sin(a + 0.45)];
+      el('polyline', { points: [p1, [x2, y2], p2].map((p) => p[0].toFixed(3) + ',' + p[1].toFixed(3)).join(' '), class: cls }, g);
+    }
+  });
+  g.setAttribute('data-arrows', ov.kind);
 }
 
 function renderReserves(board) {
@@ -742,7 +789,9 @@ function renderTurnBar() {
 
 function render() {
   if (!state) return;
-  const board = prefix.length && acts && acts.board ? acts.board : state.board;
+  const browsing = viewAt !== null && browsed;
+  const shown = browsing ? browsed : state;
+  const board = browsing ? browsed.board : (prefix.length && acts && acts.board ? acts.board : state.board);
   $('headline').textContent = placing ? placingStatus()
     : state.variant + ' · game ' + state.game + ' · ' + state.start.split(' ')[0];
   if (placing && !$('message').classList.contains('error')) say(placingStatus(), 'placing');
@@ -762,38 +811,318 @@ function render() {
   } else {
     $('board').hidden = true;
     $('textboard').hidden = false;
-    $('textboard').textContent = state.text;
+    $('textboard').textContent = shown.text;
   }
-  const who = seatName(state.to_move) + ' (' + state.players[state.to_move - 1] + ')';
-  $('tomove').textContent = state.over ? 'Game over' : 'To move: ' + who;
+  const who = seatName(shown.to_move) + ' (' + state.players[shown.to_move - 1] + ')';
+  $('tomove').textContent = browsing ? 'Viewing turn ' + viewAt + ': ' + seatName(shown.to_move) + ' to move'
+    : state.over ? 'Game over' : 'To move: ' + who;
   $('result').textContent = state.result ? 'Result: ' + state.result : '';
   const th = state.thinking;
   if (th && th.info) {
     const i = th.info;
-    const head = th.analysis ? 'Analysis' : (th.done ? 'Last search' : seatName(th.seat) + ' thinking');
-    $('thinkinfo').textContent = head + ': depth ' + i.depth + ', score ' + i.score + ', nodes ' + i.nodes +
-      ', ' + i.time + ' ms\npv ' + i.pv;
+    const head = th.analysis ? 'Analysis' : th.hint ? 'Hint for ' + seatName(th.seat)
+      : (th.done ? 'Last search' : seatName(th.seat) + ' thinking');
+    $('thinkinfo').textContent = head + ' (' + seatName(th.view) + '\'s view): depth ' + i.depth + ', nodes ' + i.nodes +
+      ', ' + i.time + ' ms';
   } else if (th) {
-    $('thinkinfo').textContent = th.analysis ? 'Analysis starting…' : seatName(th.seat) + ' thinking…';
+    $('thinkinfo').textContent = th.analysis ? 'Analysis starting…' : th.hint ? 'Looking for a hint…' : seatName(th.seat) + ' thinking…';
   } else {
     $('thinkinfo').textContent = '—';
   }
+  renderLines(th);
   const rec = $('record');
   rec.innerHTML = '';
   state.turns.forEach((t, i) => {
     const li = document.createElement('li');
     li.textContent = t;
-    if (i === state.turns.length - 1) li.className = 'last';
+    li.className = (i === state.turns.length - 1 ? 'last' : '') + (viewAt === i + 1 ? ' viewed' : '');
+    li.title = 'show the position after this turn';
+    li.onclick = () => browseTo(i + 1);
     rec.appendChild(li);
   });
-  rec.scrollTop = rec.scrollHeight;
+  if (viewAt === null) rec.scrollTop = rec.scrollHeight;
   $('dl-pgn4').hidden = !state.has_record;
-  $('posstring').value = state.position;
+  $('posstring').value = shown.position;
+  renderBrowse();
+  renderEval();
+  renderGraph();
   $('pausebtn').textContent = state.paused ? 'Resume engines' : 'Pause engines';
   $('log').textContent = state.log.join('\n');
   renderTurnBar();
   if (placing) $('turnbar').innerHTML = '';
   if (state.message && !$('message').classList.contains('error') && !$('message').textContent) say(state.message);
+}
+
+// ---- hint, engine lines, evaluation bar, score graph -------------------------
+
+// Whether the arrows of `overlay` belong on the board now: a hint while its
+// position is shown, a line while the analysis is of the position shown.
+function overlayShown() {
+  if (!overlay || viewAt !== null || prefix.length) return false;
+  return overlay.at === state.turns.length && overlay.game === state.game;
+}
+
+// The cells of a line of turns from the engine (/api/cells), as `overlay`.
+async function showArrows(kind, tokens, keyStr) {
+  const k = state.game + ':' + state.turns.length + ':' + kind + ':' + keyStr;
+  if (overlay && overlay.key === k) return;
+  try {
+    const j = await api('/api/cells', { line: tokens.join(' ') });
+    overlay = { key: k, kind, turns: j.turns, at: state.turns.length, game: state.game };
+  } catch (e) { overlay = null; }
+  render();
+}
+
+function checkHint() {
+  if (state.hint && !pinnedLine && !(overlay && overlay.kind === 'line')) {
+    showArrows('hint', [state.hint.turn], state.hint.turn);
+  } else if (!state.hint && overlay && overlay.kind === 'hint') {
+    overlay = null;
+  }
+}
+
+// Signed score → [-1, 1] (a winning chance's scale: 250 cp ≈ 0.46).
+function squash(cp) {
+  return 2 / (1 + Math.exp(-cp / 250)) - 1;
+}
+
+function fmtScore(cp) {
+  if (Math.abs(cp) >= 9000) return (cp > 0 ? '#' : '-#') + (10000 - Math.abs(cp));
+  return (cp >= 0 ? '+' : '') + (cp / 100).toFixed(2);
+}
+
+// Two sides: scores as the side of seat 1 sees them; more sides
+// (free for all): every seat for itself.
+function twoSides() {
+  return state && new Set(state.sides).size === 2;
+}
+
+function forSeat1(seat, cp) {
+  return state.sides[seat - 1] === state.sides[0] ? cp : -cp;
+}
+
+function renderLines(th) {
+  const ol = $('lines');
+  ol.innerHTML = '';
+  if (!th || !th.lines || th.done && !th.analysis) return;
+  th.lines.forEach((l, k) => {
+    const li = document.createElement('li');
+    li.className = 'pvline' + (pinnedLine === k ? ' shown' : '');
+    const sc = document.createElement('span');
+    sc.className = 'sc';
+    const cp = parseScore(l.score);
+    sc.textContent = cp === null ? l.score : fmtScore(cp);
+    sc.title = l.score + ' for ' + seatName(th.view) + ', depth ' + l.depth;
+    li.append(sc, ' ' + l.pv.split(' ').slice(0, 10).join(' '));
+    li.title = 'show its first turns on the board (click: keep them shown)';
+    const toks = l.pv.split(' ').filter((x) => x).slice(0, 3);
+    li.onmouseenter = () => { if (pinnedLine === null) showArrows('line', toks, 'l' + k + l.pv); };
+    li.onmouseleave = () => { if (pinnedLine === null && overlay && overlay.kind === 'line') { overlay = null; checkHint(); render(); } };
+    li.onclick = () => {
+      pinnedLine = pinnedLine === k ? null : k;
+      if (pinnedLine === null) { overlay = null; render(); } else { overlay = null; showArrows('line', toks, 'l' + k + l.pv); }
+    };
+    ol.appendChild(li);
+  });
+}
+
+function parseScore(s) {
+  const m = /^(cp|mate) (-?\d+)/.exec(s || '');
+  if (!m) return null;
+  const v = parseInt(m[2], 10);
+  return m[1] === 'cp' ? v : (v > 0 ? 10000 - v : -10000 - v);
+}
+
+// The evaluation bar: the running or last search's best score, else the
+// graph's last point; for two sides the share of seat 1's side (its colour
+// at the bottom), in free-for-all the share of the seat whose view it is.
+function renderEval() {
+  const bar = $('evalbar');
+  let seat = null, cp = null;
+  const th = state.thinking;
+  if (viewAt === null && th && th.info && parseScore(th.info.score) !== null && !(th.done && !th.analysis)) {
+    seat = th.view; cp = parseScore(th.info.score);
+  } else {
+    const k = (viewAt === null ? state.turns.length : viewAt) - 1;
+    const e = k >= 0 ? state.evals[k] : null;
+    if (e) { seat = e.seat; cp = e.cp; }
+  }
+  bar.hidden = !state.board || seat === null;
+  if (bar.hidden) return;
+  const two = twoSides();
+  const ref = two ? 1 : seat;
+  const v = two ? forSeat1(seat, cp) : cp;
+  $('evalfill').style.height = (50 + 50 * squash(v)).toFixed(1) + '%';
+  $('evalfill').style.background = seatColour(state.board, ref);
+  bar.style.background = two ? seatColour(state.board, state.sides.findIndex((x) => x !== state.sides[0]) + 1) : '#333';
+  $('evaltext').textContent = fmtScore(v);
+  bar.title = 'the engine\'s score for ' + (two ? seatName(1) + '\'s side' : seatName(seat)) + ': ' + fmtScore(v);
+}
+
+// The score graph: a point per turn (the position after it), seat 1's side
+// up in two-sided games, each seat's own view in its colour otherwise; a
+// click shows that position.
+function renderGraph() {
+  const svg = $('graph');
+  const n = state.turns.length;
+  svg.hidden = !n || !state.board;
+  if (svg.hidden) return;
+  svg.innerHTML = '';
+  const W = 600, H = 140, pad = 14;
+  const x = (k) => pad + (n === 1 ? (W - 2 * pad) / 2 : (k - 1) * (W - 2 * pad) / (n - 1));
+  const y = (v) => H / 2 - squash(v) * (H / 2 - pad);
+  el('line', { x1: pad, x2: W - pad, y1: H / 2, y2: H / 2, class: 'axis' }, svg);
+  const two = twoSides();
+  const series = new Map();
+  state.evals.forEach((e, i) => {
+    if (!e) return;
+    const who = two ? 1 : e.seat;
+    if (!series.has(who)) series.set(who, []);
+    series.get(who).push([x(i + 1), y(two ? forSeat1(e.seat, e.cp) : e.cp), i + 1, e]);
+  });
+  for (const [who, pts] of series) {
+    el('polyline', { points: pts.map((p) => p[0].toFixed(1) + ',' + p[1].toFixed(1)).join(' '), class: 'gline',
+      stroke: two ? '#555' : seatColour(state.board, who) }, svg);
+  }
+  for (const [who, pts] of series) {
+    for (const [px, py, k, e] of pts) {
+      const c = el('circle', { cx: px, cy: py, r: 4, class: 'gpt' + (viewAt === k ? ' now' : ''), 'data-turn': k,
+        fill: seatColour(state.board, two ? e.seat : who) }, svg);
+      const t = el('title', {}, c);
+      t.textContent = 'after turn ' + k + ' (' + state.turns[k - 1] + '): ' + e.score + ' for ' + seatName(e.seat);
+      c.addEventListener('click', () => browseTo(k));
+    }
+  }
+  const lab = el('text', { x: pad, y: 11 }, svg);
+  lab.textContent = two ? 'score for ' + seatName(1) + '\'s side' : 'each seat\'s score, its own view';
+}
+
+// ---- browsing -----------------------------------------------------------------
+
+// Shows the position after `k` turns (the game does not change); the
+// game's last position ends browsing.
+async function browseTo(k) {
+  if (!state) return;
+  const n = state.turns.length;
+  k = Math.max(0, Math.min(n, k));
+  if (k === n) { viewAt = null; browsed = null; render(); if (humanToMove() && !acts) loadActions(); return; }
+  try {
+    const j = await api('/api/at', { turn: k });
+    viewAt = k;
+    browsed = j;
+    resetTurn();
+    render();
+  } catch (e) { say(e.message, true); }
+}
+
+function renderBrowse() {
+  const n = state.turns.length;
+  const k = viewAt === null ? n : viewAt;
+  $('browsepos').textContent = 'turn ' + k + ' of ' + n;
+  $('firstbtn').disabled = $('backbtn').disabled = k === 0;
+  $('fwdbtn').disabled = $('lastbtn').disabled = viewAt === null;
+  const note = $('browsenote');
+  note.hidden = viewAt === null;
+  if (viewAt === null) return;
+  note.innerHTML = '';
+  const b1 = document.createElement('button');
+  b1.id = 'branchbtn';
+  b1.textContent = 'Play from here';
+  b1.title = 'the game goes on from this position: its later turns are dropped';
+  b1.onclick = () => branchHere();
+  const b2 = document.createElement('button');
+  b2.textContent = 'Back to the game';
+  b2.onclick = () => browseTo(n);
+  note.append('Viewing the position after turn ' + viewAt + ' of ' + n + ' (the game is unchanged). ', b1, b2);
+}
+
+async function branchHere() {
+  const k = viewAt;
+  const dropped = state.turns.length - k;
+  if (!window.confirm('Play from the position after turn ' + k + '? The game\'s ' + dropped + ' later turn(s) are dropped.')) return;
+  viewAt = null;
+  browsed = null;
+  await post('/api/branch', { turn: k });
+}
+
+// ---- comforts -------------------------------------------------------------------
+
+// Turns the board so that `seat`'s pieces are at the bottom (computed
+// from where the engine's board puts them).
+function orientFor(seat) {
+  const board = state.board;
+  rot = 0;
+  if (!board || !seat) return;
+  const mine = board.cells.filter((c) => c.pieces.some((p) => p.seat === seat));
+  if (!mine.length) return;
+  const step = rotStep(board);
+  let best = 0, bestY = -Infinity;
+  for (let r = 0; r < 360; r += step) {
+    rot = r;
+    const t = transform(board);
+    const yMean = mine.reduce((a, c) => a + t.at(c.x, c.y)[1], 0) / mine.length;
+    if (yMean > bestY + 1e-6) { bestY = yMean; best = r; }
+  }
+  rot = best;
+}
+
+function orientOnce() {
+  if (!state || state.game === orientedGame || !state.board) return;
+  orientedGame = state.game;
+  const first = state.players.indexOf('human');
+  orientFor(first >= 0 ? first + 1 : 1);
+}
+
+let audio = null;
+function moveSound() {
+  const n = state.turns.length;
+  const before = heardTurns;
+  heardTurns = n;
+  if (before === null || n <= before || !$('soundbox').checked) return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const o = audio.createOscillator(), g = audio.createGain();
+    o.frequency.value = 520;
+    g.gain.setValueAtTime(0.08, audio.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.09);
+    o.connect(g).connect(audio.destination);
+    o.start();
+    o.stop(audio.currentTime + 0.1);
+  } catch (e) { /* no sound on this browser */ }
+}
+
+async function showRules() {
+  try {
+    const r = await fetch('/api/rules?variant=' + encodeURIComponent(state.variant));
+    const text = await r.text();
+    if (!r.ok) throw new Error(text);
+    const box = $('rulestext');
+    box.innerHTML = '';
+    for (const line of text.split('\n')) {
+      const m = /^(#+) (.*)$/.exec(line);
+      if (m) {
+        const h = document.createElement('h3');
+        h.textContent = m[2];
+        box.appendChild(h);
+      } else {
+        box.append(line + '\n');
+      }
+    }
+    $('rulesdlg').showModal();
+  } catch (e) { say('rules: ' + e.message, true); }
+}
+
+function onKey(e) {
+  const tag = (e.target && e.target.tagName) || '';
+  if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag) || e.ctrlKey || e.metaKey || e.altKey || !state) return;
+  const n = state.turns.length, k = viewAt === null ? n : viewAt;
+  if (e.key === 'ArrowLeft') browseTo(k - 1);
+  else if (e.key === 'ArrowRight') browseTo(k + 1);
+  else if (e.key === 'Home') browseTo(0);
+  else if (e.key === 'End') browseTo(n);
+  else if (e.key === 'f') { $('flipbtn').click(); }
+  else return;
+  e.preventDefault();
 }
 
 function key() {
@@ -804,7 +1133,11 @@ async function poll() {
   try {
     const s = await api('/api/state');
     const changed = !state || s.version !== state.version || s.game !== state.game;
+    if (state && (s.game !== state.game || (viewAt !== null && viewAt > s.turns.length))) { viewAt = null; browsed = null; }
     setState(s);
+    orientOnce();
+    moveSound();
+    checkHint();
     if (key() !== lastKey) {
       lastKey = key();
       resetTurn();
@@ -822,6 +1155,8 @@ async function poll() {
 async function post(path, params) {
   try {
     setState(await api(path, params || {}, true));
+    orientOnce();
+    checkHint();
     resetTurn();
     lastKey = key();
     say(state.message || '');
@@ -855,7 +1190,18 @@ async function init() {
   $('flipbtn').onclick = () => { if (state.board) { rot += rotStep(state.board); render(); } };
   $('pausebtn').onclick = () => post('/api/pause', { paused: state.paused ? 'false' : 'true' });
   $('stopbtn').onclick = () => post('/api/stop');
-  $('analysebtn').onclick = () => post('/api/analyse');
+  $('analysebtn').onclick = () => { pinnedLine = null; overlay = null; post('/api/analyse', { multipv: $('multipv').value }); };
+  $('hintbtn').onclick = () => { pinnedLine = null; post('/api/hint'); };
+  $('rulesbtn').onclick = showRules;
+  $('firstbtn').onclick = () => browseTo(0);
+  $('backbtn').onclick = () => browseTo((viewAt === null ? state.turns.length : viewAt) - 1);
+  $('fwdbtn').onclick = () => browseTo((viewAt === null ? state.turns.length : viewAt) + 1);
+  $('lastbtn').onclick = () => browseTo(state.turns.length);
+  document.addEventListener('keydown', onKey);
+  $('hivisbox').checked = localStorage.getItem('tetrarch-hivis') === '1';
+  $('hivisbox').onchange = () => { localStorage.setItem('tetrarch-hivis', $('hivisbox').checked ? '1' : '0'); render(); };
+  $('soundbox').checked = localStorage.getItem('tetrarch-sound') !== '0';
+  $('soundbox').onchange = () => localStorage.setItem('tetrarch-sound', $('soundbox').checked ? '1' : '0');
   $('playersbtn').onclick = () => {
     if ($('variant').value !== state.variant) { say('the seats are for variant ' + $('variant').value + ': start a new game', true); return; }
     post('/api/players', { players: playersParam() });
@@ -866,6 +1212,8 @@ async function init() {
   };
   $('turninput').addEventListener('keydown', (e) => { if (e.key === 'Enter') $('turnbtn').click(); });
   lastKey = key();
+  heardTurns = state.turns.length;
+  orientOnce();
   render();
   setInterval(poll, 300);
   setInterval(renderClocks, 100);

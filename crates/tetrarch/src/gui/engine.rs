@@ -6,22 +6,18 @@ use std::time::Instant;
 
 use super::clock::Clock;
 use super::error::GuiError;
-use super::game_queries::{default_value, CheckTurn, Start};
+use super::game_queries::{default_value, CheckTurn, Mover, Start};
 use super::player::Player;
-use super::state::{Gui, Search};
+use super::scorer::{Eval, EvalPoint};
+use super::state::{Gui, Hint, Search};
 use super::thinking::Thinking;
 use crate::options::default_strategy;
 use crate::with_variant;
 
 impl Gui {
-    /// Sets the engine's variant and options to the game's when they differ
-    /// from what it has (every rule option explicitly, so nothing of an
-    /// earlier game stays).
-    pub(super) fn configure_engine(&mut self) {
-        let key = format!("{}|{:?}|{:?}|{}", self.variant, self.options, self.strategy, self.clock.is_some());
-        if key == self.engine_config {
-            return;
-        }
+    /// The lines that set an engine to the game's variant and options
+    /// (every rule option explicitly, so nothing of an earlier game stays).
+    pub(super) fn setup_lines(&self) -> Vec<String> {
         let mut lines = vec![format!("setoption name UCI_Variant value {}", self.variant)];
         for spec in &self.facts.options {
             let v =
@@ -31,6 +27,17 @@ impl Gui {
         if self.facts.ffa {
             lines.push(format!("setoption name Strategy value {}", self.strategy.unwrap_or(default_strategy(self.variant))));
         }
+        lines
+    }
+
+    /// Sets the engine's variant and options to the game's when they differ
+    /// from what it has.
+    pub(super) fn configure_engine(&mut self) {
+        let key = format!("{}|{:?}|{:?}|{}", self.variant, self.options, self.strategy, self.clock.is_some());
+        if key == self.engine_config {
+            return;
+        }
+        let mut lines = self.setup_lines();
         // Under a clock the in-process engine keeps a margin for the GUI's
         // polling of its answer.
         lines.push(format!("setoption name Move Overhead value {}", if self.clock.is_some() { 60 } else { 10 }));
@@ -40,6 +47,19 @@ impl Gui {
             }
         }
         self.engine_config = key;
+    }
+
+    /// Sets the engine's `MultiPV` to `k` if it has another (an analysis
+    /// shows `k` lines; a seat's search and a hint want one).
+    pub(super) fn set_multipv(&mut self, k: usize) {
+        if self.engine.settings().multipv == k {
+            return;
+        }
+        let l = format!("setoption name MultiPV value {k}");
+        self.log_line(l.clone());
+        for e in self.send(&l) {
+            self.log_line(format!("{l}: {e}"));
+        }
     }
 
     /// Sets the engine's `Skill Level` to `level` if it has another (each
@@ -83,7 +103,7 @@ impl Gui {
     /// Takes in one engine line (`bestmove` only when `play` is set).
     pub(super) fn absorb(&mut self, l: String, play: bool) {
         if let Some(t) = Thinking::parse(&l) {
-            self.thinking = Some(t);
+            t.into_lines(&mut self.lines);
             self.version += 1;
         }
         if let Some(rest) = l.strip_prefix("bestmove ") {
@@ -113,6 +133,11 @@ impl Gui {
         if s.turns != self.turns.len() || tok == "(none)" || self.mover() != Some(seat) {
             return;
         }
+        if s.hint {
+            self.hint = Some(Hint { seat, turns: s.turns, turn: tok.clone() });
+            self.message = format!("hint for {}: {tok}", self.facts.names.get(seat).copied().unwrap_or("?"));
+            return;
+        }
         match with_variant(self.variant, CheckTurn { options: &self.options, start: &self.start, turns: &self.turns, turn: &tok })
         {
             Some(Ok(t)) => {
@@ -121,7 +146,9 @@ impl Gui {
                 }
                 self.turns.push(t);
                 self.times_ms.push(Some(s.started.elapsed().as_millis() as u64));
-                self.scores.push(self.thinking.as_ref().map(|t| t.score.clone()));
+                let best = self.lines.first();
+                self.scores.push(best.map(|t| t.score.clone()));
+                self.evals.push(best.and_then(|b| EvalPoint::of(seat, b)).map_or(Eval::Pending, Eval::Known));
                 self.message = format!("{} played {tok}", self.facts.names.get(seat).copied().unwrap_or("?"));
                 self.refresh();
             }
@@ -133,19 +160,33 @@ impl Gui {
         }
     }
 
-    /// The `position` command for the engine playing `seat` (a seat does
-    /// not learn the other seats' secret set-up choices where the game
-    /// accepts `?` for them).
-    pub(super) fn position_for(&mut self, seat: Option<usize>) -> Result<(), GuiError> {
-        self.configure_engine();
-        let moves = if self.turns.is_empty() { String::new() } else { format!(" moves {}", self.turns.join(" ")) };
+    /// The `position` commands for the position after `turns` as `seat`
+    /// may know it, to be tried in order: a seat does not learn the other
+    /// seats' secret set-up choices where the game accepts `?` for them (the
+    /// first command), else the whole game (the second).
+    pub(super) fn position_lines(&self, seat: Option<usize>, turns: &[String]) -> Vec<String> {
+        let moves = if turns.is_empty() { String::new() } else { format!(" moves {}", turns.join(" ")) };
+        let mut lines = Vec::new();
         if let (Start::Setup(toks), Some(seat)) = (&self.start, seat) {
             let masked: Vec<&str> = toks.iter().enumerate().map(|(i, t)| if i == seat { t.as_str() } else { "?" }).collect();
-            if self.send(&format!("position setup {}{moves}", masked.join(" "))).is_empty() {
+            lines.push(format!("position setup {}{moves}", masked.join(" ")));
+        }
+        lines.push(format!("position {}{moves}", self.start.protocol()));
+        lines
+    }
+
+    /// The `position` command for the engine playing `seat` (see
+    /// [`Gui::position_lines`]).
+    pub(super) fn position_for(&mut self, seat: Option<usize>) -> Result<(), GuiError> {
+        self.configure_engine();
+        let lines = self.position_lines(seat, &self.turns);
+        let mut errs = Vec::new();
+        for l in &lines {
+            errs = self.send(l);
+            if errs.is_empty() {
                 return Ok(());
             }
         }
-        let errs = self.send(&format!("position {}{moves}", self.start.protocol()));
         match errs.first() {
             None => Ok(()),
             Some(e) => Err(GuiError::Engine(e.clone())),
@@ -163,6 +204,7 @@ impl Gui {
                 self.flag(m);
             }
         }
+        self.score_graph();
         if self.search.is_some() || self.paused {
             return;
         }
@@ -170,14 +212,15 @@ impl Gui {
         let player = self.players.get(seat).copied().unwrap_or(Player::Human);
         if let (Some(ms), Some(level)) = (player.turn_ms(), player.skill()) {
             self.set_skill(level);
+            self.set_multipv(1);
             if let Err(e) = self.position_for(Some(seat)) {
                 self.paused = true;
                 self.message = format!("engine: {e}");
                 self.sync_clock();
                 return;
             }
-            self.thinking = None;
-            self.search = Some(Search { seat: Some(seat), started: Instant::now(), turns: self.turns.len() });
+            self.new_report(seat);
+            self.search = Some(Search { seat: Some(seat), started: Instant::now(), turns: self.turns.len(), hint: false });
             let go = match self.clock {
                 Some(c) => self.go_clock(c),
                 None => format!("go movetime {ms}"),
@@ -185,6 +228,38 @@ impl Gui {
             self.log_line(format!("> {go}"));
             self.send(&go);
             self.version += 1;
+        }
+    }
+
+    /// The score graph's step: takes in a finished quick search and, while
+    /// no engine seat searches, starts the next (the earliest turn not
+    /// scored yet).
+    pub(super) fn score_graph(&mut self) {
+        if !self.scorer.on {
+            return;
+        }
+        if let Some((game, i, eval)) = self.scorer.poll() {
+            if game == self.game && self.evals.get(i) == Some(&Eval::Pending) {
+                self.evals[i] = eval;
+                self.version += 1;
+            }
+        }
+        if self.scorer.busy() || self.search.as_ref().is_some_and(|s| s.seat.is_some() && !s.hint) {
+            return;
+        }
+        let Some(i) = self.evals.iter().position(|e| *e == Eval::Pending) else { return };
+        let turns = &self.turns[..=i];
+        let mover = with_variant(self.variant, Mover { options: &self.options, start: &self.start, turns }).and_then(Result::ok);
+        let Some(Some(seat)) = mover else {
+            self.evals[i] = Eval::Never;
+            return;
+        };
+        // As the first person's seat may know the game (a secret set-up
+        // stays secret in its graph).
+        let person = self.players.iter().position(|p| *p == Player::Human);
+        let (setup, positions) = (self.setup_lines(), self.position_lines(person, turns));
+        if !self.scorer.start(&setup, &positions, self.game, i, seat) {
+            self.evals[i] = Eval::Never;
         }
     }
 

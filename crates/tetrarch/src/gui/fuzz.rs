@@ -22,6 +22,7 @@ pub fn fuzz_request(data: &[u8]) -> u16 {
     };
     let _ = http::check_origin(&req, 8080);
     let engine = req.path == "/api/analyse"
+        || req.path == "/api/hint"
         || req.path == "/api/pause"
         || req.params.iter().any(|(k, v)| k == "players" && v.contains("engine"));
     if engine || !req.path.starts_with("/api/") {

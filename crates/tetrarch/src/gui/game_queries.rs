@@ -399,6 +399,79 @@ impl GameVisitor for CheckTurn<'_> {
     }
 }
 
+/// The seat to move after `turns` (`None`: the game is over there).
+pub struct Mover<'a> {
+    /// The rule options.
+    pub options: &'a OptionPairs,
+    /// The start.
+    pub start: &'a Start,
+    /// The turns played.
+    pub turns: &'a [String],
+}
+
+impl GameVisitor for Mover<'_> {
+    type Output = Result<Option<Seat>, GuiError>;
+    fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
+        let r = replay::<G>(variant, self.options, self.start, self.turns)?;
+        let over = r.pos.outcome().or_else(|| r.pos.history_outcome(&r.history)).is_some();
+        Ok((!over).then(|| r.pos.to_move()))
+    }
+}
+
+/// The cells of a line of turns played after `turns` (a hint, an engine
+/// line), for drawing it: per turn its seat and the cells of each of its
+/// actions. The line stops at its first token that is not a legal turn
+/// there (an engine line can run past the end of the game); no legal
+/// first turn is an error.
+pub struct LineCells<'a> {
+    /// The rule options.
+    pub options: &'a OptionPairs,
+    /// The start.
+    pub start: &'a Start,
+    /// The turns played.
+    pub turns: &'a [String],
+    /// The line's turn tokens.
+    pub line: &'a [String],
+}
+
+/// One turn of [`LineCells`]'s answer.
+#[derive(Debug, Serialize)]
+pub struct LineTurn {
+    /// The turn's canonical token.
+    pub token: String,
+    /// The seat that plays it (from 1).
+    pub seat: Seat,
+    /// The cells of each of its actions (a pass has none).
+    pub actions: Vec<Vec<String>>,
+}
+
+impl GameVisitor for LineCells<'_> {
+    type Output = Result<Vec<LineTurn>, GuiError>;
+    fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
+        let r = replay::<G>(variant, self.options, self.start, self.turns)?;
+        let mut pos = r.pos;
+        let mut out = Vec::new();
+        for t in self.line {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let acts = match parse_turn(&pos, t) {
+                Ok(a) => a,
+                Err(source) if out.is_empty() => return Err(GuiError::BadTurn { token: t.clone(), source }),
+                Err(_) => break,
+            };
+            let (token, seat) = (turn_string(&pos, &acts), pos.to_move() + 1);
+            let mut actions = Vec::new();
+            for &a in &acts {
+                actions.push(if pos.is_pass(a) { Vec::new() } else { pos.action_cells(a) });
+                pos.make(a);
+            }
+            out.push(LineTurn { token, seat, actions });
+        }
+        Ok(out)
+    }
+}
+
 /// The engine's proposal for a seat's set-up choice (`go setup`).
 pub struct Propose<'a> {
     /// The rule options.

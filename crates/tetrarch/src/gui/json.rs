@@ -9,6 +9,7 @@ use serde::{Serialize, Serializer};
 
 use super::clock::Clock;
 use super::game_queries::{self, FactsOf};
+use super::scorer::{Eval, EvalPoint};
 use super::state::Gui;
 use super::thinking::Thinking;
 use crate::options::strategies;
@@ -49,6 +50,12 @@ pub(super) struct StateOut<'a> {
     #[serde(flatten)]
     position: PositionOut<'a>,
     thinking: Option<ThinkingOut<'a>>,
+    /// The seat to move's best turn, when a person asked for it.
+    hint: Option<HintOut<'a>>,
+    /// The side of each seat (seats of one side share a score).
+    sides: &'a [usize],
+    /// The score graph: the position after each turn, `null` until scored.
+    evals: Vec<Option<&'a EvalPoint>>,
     message: &'a str,
     log_start: usize,
     log: &'a [String],
@@ -62,13 +69,21 @@ pub(super) enum PositionOut<'a> {
     Unknown { board: () },
 }
 
-/// The engine's search in the state: running (for a seat, or an analysis),
-/// or done.
+/// The engine's search in the state: running (for a seat, a hint, or an
+/// analysis), or done; `info` its best line, `lines` every line (MultiPV),
+/// `view` the seat (from 1) whose view their scores are.
 #[derive(Serialize)]
 #[serde(untagged)]
 pub(super) enum ThinkingOut<'a> {
-    Running { seat: Option<usize>, analysis: bool, info: Option<&'a Thinking> },
-    Done { seat: Option<usize>, done: bool, info: &'a Thinking },
+    Running { seat: Option<usize>, analysis: bool, hint: bool, view: usize, info: Option<&'a Thinking>, lines: &'a [Thinking] },
+    Done { seat: Option<usize>, done: bool, view: usize, info: &'a Thinking, lines: &'a [Thinking] },
+}
+
+/// A hint in the state (seat from 1).
+#[derive(Serialize)]
+pub(super) struct HintOut<'a> {
+    seat: usize,
+    turn: &'a str,
 }
 
 /// The clocks in the state (seats from 1).
@@ -224,13 +239,32 @@ impl Gui {
 
     /// The state the page shows (`/api/state` and the answer of every change).
     pub(super) fn state_json(&self) -> String {
-        let thinking = match (&self.search, &self.thinking) {
-            (Some(s), t) => {
-                Some(ThinkingOut::Running { seat: s.seat.map(|x| x + 1), analysis: s.seat.is_none(), info: t.as_ref() })
-            }
-            (None, Some(t)) => Some(ThinkingOut::Done { seat: None, done: true, info: t }),
+        let (lines, view) = (self.lines.as_slice(), self.lines_seat + 1);
+        let thinking = match (&self.search, lines.first()) {
+            (Some(s), info) => Some(ThinkingOut::Running {
+                seat: s.seat.map(|x| x + 1),
+                analysis: s.seat.is_none(),
+                hint: s.hint,
+                view,
+                info,
+                lines,
+            }),
+            (None, Some(info)) => Some(ThinkingOut::Done { seat: None, done: true, view, info, lines }),
             (None, None) => None,
         };
+        let hint = self
+            .hint
+            .as_ref()
+            .filter(|h| h.turns == self.turns.len() && self.mover() == Some(h.seat))
+            .map(|h| HintOut { seat: h.seat + 1, turn: &h.turn });
+        let evals = self
+            .evals
+            .iter()
+            .map(|e| match e {
+                Eval::Known(p) => Some(p),
+                _ => None,
+            })
+            .collect();
         to_json(&StateOut {
             game: self.game,
             version: self.version,
@@ -249,6 +283,9 @@ impl Gui {
                 None => PositionOut::Unknown { board: () },
             },
             thinking,
+            hint,
+            sides: &self.facts.sides,
+            evals,
             message: &self.message,
             log_start: self.log_dropped,
             log: &self.log,

@@ -13,14 +13,17 @@
 //!   parsing and its limits, responses, the `Host` and `Origin` checks);
 //! - `auth.rs`: the access token ([`new_token`]) and where a request
 //!   carries it (`?token=`, cookie, `Authorization`);
-//! - `routes.rs`: the API's endpoints, one function per route, and the
-//!   `/api/actions` listing run outside the lock;
+//! - `routes.rs`: the API's endpoints, one function per route (playing,
+//!   hints, analysis, browsing and branching), and the `/api/actions`
+//!   listing run outside the lock;
 //! - `state.rs`: the game the page plays (`Gui`): a new game from
 //!   `/api/new`'s parameters, the clocks charged and run out;
 //! - `engine.rs`: the engine bridge (options, `position`, `go`, its output
 //!   taken in, its turns played);
 //! - `thinking.rs`: the engine's last search report, read from its `info`
-//!   line;
+//!   lines (one per line with `MultiPV`);
+//! - `scorer.rs`: the score graph's quick searches, by a second small
+//!   engine, of the turns no engine seat scored;
 //! - `json.rs`: the serde types of the answers (state, record, variants);
 //! - `game_queries.rs`: the questions asked of the variant's rules
 //!   (snapshot, legal actions, set-ups, records);
@@ -40,6 +43,7 @@ pub mod http;
 mod json;
 mod player;
 mod routes;
+mod scorer;
 mod server;
 mod state;
 #[cfg(test)]

@@ -7,11 +7,15 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use serde::Serialize;
 
 use super::error::GuiError;
-use super::game_queries::{Actions, CheckTurn, FactsOf, Propose, Record, SetupPlace, Start};
+use super::game_queries::{
+    Actions, CheckTurn, FactsOf, LineCells, LineTurn, Position, Propose, Record, SetupPlace, Snapshot, Start,
+};
 use super::http::{Request, Response};
 use super::json::{to_json, variants_json};
 use super::player::Player;
+use super::scorer::Eval;
 use super::state::{parse_options, Gui, Search};
+use super::thinking::MAX_LINES;
 use crate::{variants, with_variant};
 
 impl Gui {
@@ -52,15 +56,22 @@ impl Gui {
             ("/api/stop", true) => self.api_stop(),
             ("/api/pause", true) => self.api_pause(req),
             ("/api/players", true) => self.api_players(req),
-            ("/api/analyse", true) => self.api_analyse(),
+            ("/api/analyse", true) => self.api_analyse(req),
+            ("/api/hint", true) => self.api_hint(req),
+            ("/api/at", false) => self.api_at(req),
+            ("/api/cells", false) => self.api_cells(req),
+            ("/api/branch", true) => self.api_branch(req),
+            ("/api/rules", false) => api_rules(req.param("variant").unwrap_or(self.variant)),
             (
                 "/api/state" | "/api/board" | "/api/variants" | "/api/actions" | "/api/setup" | "/api/setup/place"
-                | "/api/record.jsonl" | "/api/record.pgn4",
+                | "/api/record.jsonl" | "/api/record.pgn4" | "/api/at" | "/api/cells" | "/api/rules",
                 true,
             )
-            | ("/api/new" | "/api/play" | "/api/undo" | "/api/stop" | "/api/pause" | "/api/players" | "/api/analyse", false) => {
-                Response::error(405, "method not allowed")
-            }
+            | (
+                "/api/new" | "/api/play" | "/api/undo" | "/api/stop" | "/api/pause" | "/api/players" | "/api/analyse"
+                | "/api/hint" | "/api/branch",
+                false,
+            ) => Response::error(405, "method not allowed"),
             _ => Response::error(404, &format!("no such page `{}`", req.path)),
         }
     }
@@ -165,7 +176,7 @@ impl Gui {
     pub(super) fn api_play(&mut self, req: &Request) -> Response {
         let turn = req.param("turn").unwrap_or("").trim();
         if let Some(s) = &self.search {
-            if s.seat.is_some() {
+            if s.seat.is_some() && !s.hint {
                 return Response::error(409, "the engine is thinking: wait, or press Move now");
             }
         }
@@ -186,6 +197,7 @@ impl Gui {
                 self.turns.push(t.clone());
                 self.times_ms.push(None);
                 self.scores.push(None);
+                self.evals.push(Eval::Pending);
                 self.message = format!("{} played {t}", self.facts.names.get(to_move).copied().unwrap_or("?"));
                 self.refresh();
                 self.tick();
@@ -203,12 +215,15 @@ impl Gui {
             return bad("nothing to undo");
         }
         self.halt();
+        self.scorer.cancel();
+        self.hint = None;
         self.time_loss = None;
         self.clock_since = None;
         loop {
             self.turns.pop();
             self.times_ms.pop();
             self.scores.pop();
+            self.evals.pop();
             if let Some(c) = self.clock_hist.pop() {
                 self.remaining = c;
             }
@@ -264,8 +279,13 @@ impl Gui {
         }
     }
 
-    /// `POST /api/analyse`: the engine analyses the position until stopped.
-    pub(super) fn api_analyse(&mut self) -> Response {
+    /// `POST /api/analyse`: the engine analyses the position until stopped,
+    /// showing its `multipv` best lines (1..=5, default 1).
+    pub(super) fn api_analyse(&mut self, req: &Request) -> Response {
+        let lines = match req.param("multipv").unwrap_or("1").parse::<usize>() {
+            Ok(k) if (1..=MAX_LINES).contains(&k) => k,
+            _ => return bad(format!("multipv: a number of lines from 1 to {MAX_LINES}")),
+        };
         if self.snap.as_ref().is_some_and(|s| s.over) {
             return bad("the game is over");
         }
@@ -275,11 +295,156 @@ impl Gui {
             return bad(e);
         }
         self.set_skill(crate::options::SKILL_FULL);
-        self.thinking = None;
-        self.search = Some(Search { seat: None, started: Instant::now(), turns: self.turns.len() });
+        self.set_multipv(lines);
+        self.new_report(self.mover().unwrap_or(0));
+        self.search = Some(Search { seat: None, started: Instant::now(), turns: self.turns.len(), hint: false });
         self.send("go infinite");
         self.version += 1;
         self.ok()
+    }
+
+    /// `POST /api/hint`: the engine's best turn for the person to move
+    /// (full strength, `ms` milliseconds, 100..=10,000, default 1,000),
+    /// shown as the state's `hint`, not played.
+    pub(super) fn api_hint(&mut self, req: &Request) -> Response {
+        let ms = match req.param("ms").unwrap_or("1000").parse::<u64>() {
+            Ok(ms) if (100..=10_000).contains(&ms) => ms,
+            _ => return bad("ms: a time from 100 to 10000 milliseconds"),
+        };
+        let Some(seat) = self.mover() else { return bad("the game is over") };
+        if self.players.get(seat) != Some(&Player::Human) {
+            return Response::error(409, "a hint is for a person's turn");
+        }
+        if self.search.as_ref().is_some_and(|s| s.seat.is_some() && !s.hint) {
+            return Response::error(409, "the engine is thinking");
+        }
+        self.halt();
+        if let Err(e) = self.position_for(Some(seat)) {
+            return bad(e);
+        }
+        self.set_skill(crate::options::SKILL_FULL);
+        self.set_multipv(1);
+        self.new_report(seat);
+        self.hint = None;
+        self.search = Some(Search { seat: Some(seat), started: Instant::now(), turns: self.turns.len(), hint: true });
+        self.send(&format!("go movetime {ms}"));
+        self.version += 1;
+        self.ok()
+    }
+
+    /// `GET /api/at?turn=k`: the position after the game's first `k` turns
+    /// (browsing; the game does not change).
+    pub(super) fn api_at(&self, req: &Request) -> Response {
+        let k = match turn_param(req, self.turns.len()) {
+            Ok(k) => k,
+            Err(r) => return r,
+        };
+        let time_loss = if k == self.turns.len() { self.time_loss } else { None };
+        let snap = Snapshot { options: &self.options, start: &self.start, turns: &self.turns[..k], time_loss };
+        match with_variant(self.variant, snap) {
+            Some(Ok(s)) => {
+                #[derive(Serialize)]
+                struct At<'a> {
+                    turn: usize,
+                    #[serde(flatten)]
+                    position: &'a Position,
+                }
+                Response::json(200, to_json(&At { turn: k, position: &s.position }))
+            }
+            Some(Err(e)) => bad(e),
+            None => bad("unknown variant"),
+        }
+    }
+
+    /// `GET /api/cells?line=t1 t2 …&turn=k`: the cells of a line of turns
+    /// played after the game's first `k` turns (default: all), to draw a
+    /// hint or an engine line.
+    pub(super) fn api_cells(&self, req: &Request) -> Response {
+        let k = match turn_param(req, self.turns.len()) {
+            Ok(k) => k,
+            Err(r) => return r,
+        };
+        let line: Vec<String> = req.param("line").unwrap_or("").split_whitespace().take(64).map(str::to_owned).collect();
+        if line.is_empty() {
+            return bad("line: no turn given");
+        }
+        let q = LineCells { options: &self.options, start: &self.start, turns: &self.turns[..k], line: &line };
+        match with_variant(self.variant, q) {
+            Some(Ok(turns)) => {
+                #[derive(Serialize)]
+                struct Cells {
+                    turns: Vec<LineTurn>,
+                }
+                Response::json(200, to_json(&Cells { turns }))
+            }
+            Some(Err(e)) => bad(e),
+            None => bad("unknown variant"),
+        }
+    }
+
+    /// `POST /api/branch?turn=k`: the game goes on from the position after
+    /// its first `k` turns (a new line: the later turns are dropped).
+    pub(super) fn api_branch(&mut self, req: &Request) -> Response {
+        let k = match turn_param(req, self.turns.len()) {
+            Ok(k) => k,
+            Err(r) => return r,
+        };
+        let dropped = self.turns.len() - k;
+        if dropped == 0 {
+            return bad("that is the game's last position: nothing to drop");
+        }
+        self.halt();
+        self.scorer.cancel();
+        self.hint = None;
+        self.time_loss = None;
+        self.clock_since = None;
+        self.turns.truncate(k);
+        self.times_ms.truncate(k);
+        self.scores.truncate(k);
+        self.evals.truncate(k);
+        if let Some(c) = self.clock_hist.get(k) {
+            self.remaining = c.clone();
+        }
+        self.clock_hist.truncate(k);
+        self.turn_clock = self.remaining.clone();
+        // As after an undo: engines wait when no person plays.
+        self.paused = self.players.iter().all(|p| *p != Player::Human);
+        self.refresh();
+        self.sync_clock();
+        self.message = format!("a new line from turn {k}: {dropped} later turn{} dropped", if dropped == 1 { "" } else { "s" });
+        self.ok()
+    }
+}
+
+/// Each game's page in docs/, by the variant names it starts (the page's
+/// Rules button shows it).
+pub(super) const RULES: [(&str, &str); 5] = [
+    ("fourchess", include_str!("../../../../docs/fourchess.md")),
+    ("teamchess", include_str!("../../../../docs/teamchess.md")),
+    ("quattuor", include_str!("../../../../docs/quattuor.md")),
+    ("queenskings", include_str!("../../../../docs/queenskings.md")),
+    ("quadranj", include_str!("../../../../docs/quadranj.md")),
+];
+
+/// `GET /api/rules?variant=V`: the game's page (Markdown text).
+fn api_rules(variant: &str) -> Response {
+    match RULES.iter().find(|(stem, _)| variant.starts_with(stem)) {
+        Some((_, text)) => Response {
+            status: 200,
+            content_type: "text/markdown; charset=utf-8",
+            headers: vec![],
+            body: text.as_bytes().to_vec(),
+        },
+        None => bad(format!("no rules page for `{variant}`")),
+    }
+}
+
+/// The `turn` parameter: a number of turns from 0 to `len` (default `len`).
+fn turn_param(req: &Request, len: usize) -> Result<usize, Response> {
+    match req.param("turn").map(str::parse::<usize>) {
+        None => Ok(len),
+        Some(Ok(k)) if k <= len => Ok(k),
+        _ => Err(bad(format!("turn: a number of turns from 0 to {len}"))),
     }
 }
 

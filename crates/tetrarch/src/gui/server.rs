@@ -114,7 +114,9 @@ pub fn serve(listener: TcpListener, variant: &str, token: Option<String>) -> Res
     let variant =
         variants().into_iter().find(|v| v.eq_ignore_ascii_case(variant)).ok_or_else(|| GuiError::unknown_variant(variant))?;
     let port = listener.local_addr().map_err(http::ServeError::Io)?.port();
-    let gui = Arc::new(Mutex::new(Gui::new(variant)));
+    let mut g = Gui::new(variant);
+    g.scorer.on = true;
+    let gui = Arc::new(Mutex::new(g));
     // The ticker: engine replies are taken in and clocks run out even when
     // no page asks.
     let g2 = Arc::clone(&gui);

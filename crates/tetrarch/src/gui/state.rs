@@ -10,6 +10,7 @@ use super::error::GuiError;
 use super::game_queries::{self, CheckOptions, Facts, FactsOf, Propose, Snapshot, Start};
 use super::http::Request;
 use super::player::Player;
+use super::scorer::{Eval, Scorer};
 use super::thinking::Thinking;
 use crate::options::{check_value, Settings, STRATEGIES};
 use crate::out::Captured;
@@ -23,6 +24,19 @@ pub(super) struct Search {
     pub(super) started: Instant,
     /// Number of turns when it started (a reply to an older position is void).
     pub(super) turns: usize,
+    /// A hint for `seat`'s person: its answer is shown, not played.
+    pub(super) hint: bool,
+}
+
+/// The engine's best turn for a person's seat, shown and not played.
+#[derive(Clone, Debug)]
+pub(super) struct Hint {
+    /// The seat (0-based).
+    pub(super) seat: usize,
+    /// Number of turns of the position it is for.
+    pub(super) turns: usize,
+    /// The turn token.
+    pub(super) turn: String,
 }
 
 /// The game the page shows, and the engine.
@@ -50,6 +64,12 @@ pub(super) struct Gui {
     pub(super) turns: Vec<String>,
     pub(super) times_ms: Vec<Option<u64>>,
     pub(super) scores: Vec<Option<String>>,
+    /// The score graph: what is known of the position after each turn.
+    pub(super) evals: Vec<Eval>,
+    /// The quick searches that fill `evals` for the turns no engine seat scored.
+    pub(super) scorer: Scorer,
+    /// The last hint (shown while the position is the one it is for).
+    pub(super) hint: Option<Hint>,
     pub(super) players: Vec<Player>,
     pub(super) paused: bool,
     pub(super) engine: Engine,
@@ -57,7 +77,11 @@ pub(super) struct Gui {
     /// What the engine was last set to (variant, options, clock).
     pub(super) engine_config: String,
     pub(super) search: Option<Search>,
-    pub(super) thinking: Option<Thinking>,
+    /// The last search report, one entry per line (`MultiPV`), best first.
+    pub(super) lines: Vec<Thinking>,
+    /// The seat to move in the position `lines` are for (their scores are
+    /// from its view; 0-based).
+    pub(super) lines_seat: usize,
     pub(super) log: Vec<String>,
     pub(super) log_dropped: usize,
     pub(super) message: String,
@@ -99,13 +123,17 @@ impl Gui {
             turns: vec![],
             times_ms: vec![],
             scores: vec![],
+            evals: vec![],
+            scorer: Scorer::off(),
+            hint: None,
             players,
             paused: false,
             engine,
             cap,
             engine_config: String::new(),
             search: None,
-            thinking: None,
+            lines: Vec::new(),
+            lines_seat: 0,
             log: vec![],
             log_dropped: 0,
             message: String::new(),
@@ -126,6 +154,12 @@ impl Gui {
             Snapshot { options: &self.options, start: &self.start, turns: &self.turns, time_loss: self.time_loss },
         )
         .and_then(Result::ok);
+    }
+
+    /// Forgets the last search report: a search for `seat` (0-based) begins.
+    pub(super) fn new_report(&mut self, seat: usize) {
+        self.lines.clear();
+        self.lines_seat = seat;
     }
 
     /// The seat to move, if the game goes on.
@@ -259,7 +293,10 @@ impl Gui {
         self.time_loss = None;
         self.times_ms = vec![None; self.turns.len()];
         self.scores = vec![None; self.turns.len()];
-        self.thinking = None;
+        self.evals = vec![Eval::Pending; self.turns.len()];
+        self.scorer.cancel();
+        self.hint = None;
+        self.lines.clear();
         self.paused = false;
         self.game += 1;
         self.started = SystemTime::now();

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::game_queries::{FactsOf, Propose, SetupPlace, Start};
 use super::http::{url_decode, Request, Response};
+use super::scorer::Eval;
 use super::server::{lock, route};
 use super::state::{parse_options, Gui};
 use super::*;
@@ -971,4 +972,165 @@ fn every_announced_variant_is_accepted_by_every_tool() {
     for t in [Target::PositionString, Target::TurnToken, Target::SetupTokens] {
         assert_eq!(tetrarch_core::fuzzing::every_game(t, ""), games, "{t:?}");
     }
+}
+
+/// Ticks `g` until `done` holds (at most 30 s).
+fn tick_until(g: &mut Gui, what: &str, mut done: impl FnMut(&Gui) -> bool) {
+    let t = Instant::now();
+    while !done(g) {
+        assert!(t.elapsed() < Duration::from_secs(30), "timed out waiting for {what}: {:?}", g.log);
+        std::thread::sleep(Duration::from_millis(10));
+        g.tick();
+    }
+}
+
+/// A hint is the engine's best turn for the person to move: shown in the
+/// state, legal, and not played; refused where it makes no sense, with the
+/// game unchanged.
+#[test]
+fn a_hint_shows_a_legal_turn_and_plays_nothing() {
+    let mut g = Gui::new("queenskings9-duel");
+    call(&mut g, "POST", "/api/new", &[("variant", "queenskings9-duel"), ("players", &humans(2))]);
+    for bad in ["0", "99", "x", "20000"] {
+        let before = g.state_json();
+        let (s, b) = call(&mut g, "POST", "/api/hint", &[("ms", bad)]);
+        assert_eq!(s, 400, "{bad}: {b}");
+        assert_eq!(g.state_json(), before);
+    }
+    let (s, b) = call(&mut g, "POST", "/api/hint", &[("ms", "150")]);
+    assert_eq!(s, 200, "{b}");
+    tick_until(&mut g, "the hint", |g| g.state_json().contains("\"hint\":{\"seat\":1,"));
+    assert!(g.turns.is_empty(), "a hint plays nothing: {:?}", g.turns);
+    let hint = g.hint.clone().expect("a hint").turn;
+    // It is a legal turn: the person can play it.
+    assert_eq!(call(&mut g, "POST", "/api/play", &[("turn", &hint)]).0, 200);
+    assert_eq!(g.turns, vec![hint]);
+    assert!(g.state_json().contains("\"hint\":null"), "an old hint is not shown");
+    // Not on an engine seat's turn.
+    call(&mut g, "POST", "/api/players", &[("players", "human,engine:50")]);
+    call(&mut g, "POST", "/api/pause", &[("paused", "true")]);
+    assert_eq!(call(&mut g, "POST", "/api/hint", &[]).0, 409);
+    assert_eq!(call(&mut g, "GET", "/api/hint", &[]).0, 405);
+}
+
+/// `/api/analyse?multipv=3`: three lines, best first, each with a score
+/// and its own first turn; bad counts are refused and change nothing.
+#[test]
+fn analysis_shows_the_lines_asked_for() {
+    let mut g = Gui::new("teamchess");
+    call(&mut g, "POST", "/api/new", &[("variant", "teamchess"), ("players", &humans(4))]);
+    for bad in ["0", "6", "x", ""] {
+        let before = g.state_json();
+        assert_eq!(call(&mut g, "POST", "/api/analyse", &[("multipv", bad)]).0, 400, "{bad}");
+        assert_eq!(g.state_json(), before);
+    }
+    assert_eq!(call(&mut g, "POST", "/api/analyse", &[("multipv", "3")]).0, 200);
+    tick_until(&mut g, "three lines at depth 3", |g| {
+        g.lines.len() == 3 && g.lines.iter().all(|l| l.depth.parse::<u32>().unwrap_or(0) >= 3)
+    });
+    call(&mut g, "POST", "/api/stop", &[]);
+    let firsts: std::collections::HashSet<&str> = g.lines.iter().map(|l| l.pv.split(' ').next().unwrap_or("")).collect();
+    assert_eq!(firsts.len(), 3, "{:?}", g.lines);
+    assert!(g.lines.iter().all(|l| l.cp().is_some()), "{:?}", g.lines);
+    assert!(g.lines[0].cp() >= g.lines[2].cp(), "best first: {:?}", g.lines);
+    let st = g.state_json();
+    assert!(st.contains("\"lines\":[{\"multipv\":1,"), "{st}");
+    assert!(st.contains("\"view\":1"), "Red's view: {st}");
+    // A seat's search goes back to one line.
+    call(&mut g, "POST", "/api/players", &[("players", "human,engine:30,human,human")]);
+    call(&mut g, "POST", "/api/pause", &[("paused", "false")]);
+    call(&mut g, "POST", "/api/play", &[("turn", "h2h3")]);
+    tick_until(&mut g, "Blue's reply", |g| g.turns.len() == 2);
+    assert_eq!(g.engine.settings().multipv, 1);
+}
+
+/// Browsing: `/api/at` is the position a game with only the first k turns
+/// has (asked of a new game, another path); `/api/cells` draws a line;
+/// `/api/branch` cuts the game there, its clocks as they were; bad turns
+/// are refused and change nothing.
+#[test]
+fn browse_draw_a_line_and_branch() {
+    let moves = ["e2e3", "b7c7", "g13g12", "m8l8", "h2h3"];
+    let mut g = Gui::new("teamchess");
+    let (s, b) = call(
+        &mut g,
+        "POST",
+        "/api/new",
+        &[("variant", "teamchess"), ("players", &humans(4)), ("moves", &moves.join(" ")), ("clock", "5+0")],
+    );
+    assert_eq!(s, 200, "{b}");
+    let position_of = |body: &str| body.split("\"position\":\"").nth(1).and_then(|s| s.split('"').next()).unwrap().to_string();
+    for k in 0..=moves.len() {
+        let (s, at) = call(&mut g, "GET", "/api/at", &[("turn", &k.to_string())]);
+        assert_eq!(s, 200, "{at}");
+        assert!(at.starts_with(&format!("{{\"turn\":{k},")), "{at}");
+        let mut other = Gui::new("teamchess");
+        let (_, fresh) = call(
+            &mut other,
+            "POST",
+            "/api/new",
+            &[("variant", "teamchess"), ("players", &humans(4)), ("moves", &moves[..k].join(" "))],
+        );
+        assert_eq!(position_of(&at), position_of(&fresh), "after {k} turns");
+    }
+    let (v0, t0) = (g.version, g.turns.clone());
+    for bad in ["6", "-1", "x"] {
+        assert_eq!(call(&mut g, "GET", "/api/at", &[("turn", bad)]).0, 400, "{bad}");
+        assert_eq!(call(&mut g, "POST", "/api/branch", &[("turn", bad)]).0, 400, "{bad}");
+    }
+    assert_eq!(call(&mut g, "POST", "/api/branch", &[("turn", "5")]).0, 400, "nothing to drop");
+    assert_eq!(call(&mut g, "GET", "/api/cells", &[("line", "zz9 b7c7")]).0, 400);
+    assert_eq!(call(&mut g, "GET", "/api/cells", &[]).0, 400);
+    assert_eq!((g.version, &g.turns), (v0, &t0), "refused requests change nothing");
+    // The line from the position after 4 turns: Red's h2h3 then Blue's.
+    let (s, cells) = call(&mut g, "GET", "/api/cells", &[("turn", "4"), ("line", "h2h3 a8d5 i13i12")]);
+    assert_eq!(s, 200, "{cells}");
+    assert!(
+        cells.starts_with(
+            "{\"turns\":[{\"token\":\"h2h3\",\"seat\":1,\"actions\":[[\"h2\",\"h3\"]]},{\"token\":\"a8d5\",\"seat\":2,"
+        ),
+        "{cells}"
+    );
+    // A line that runs into an illegal turn stops there.
+    let (_, cut) = call(&mut g, "GET", "/api/cells", &[("turn", "4"), ("line", "h2h3 zz9 e1e2")]);
+    assert_eq!(cut.matches("\"token\"").count(), 1, "{cut}");
+    // Branch: the game goes on from turn 2, the clocks as they were then.
+    let hist = g.clock_hist.clone();
+    let (s, b) = call(&mut g, "POST", "/api/branch", &[("turn", "2")]);
+    assert_eq!(s, 200, "{b}");
+    assert_eq!(g.turns, moves[..2].to_vec());
+    assert_eq!((g.evals.len(), g.scores.len(), g.times_ms.len()), (2, 2, 2));
+    assert_eq!(g.remaining, hist[2]);
+    assert!(g.message.contains("new line from turn 2: 3 later turns dropped"), "{}", g.message);
+}
+
+/// The score graph: every turn gets a point, from the view of the seat
+/// to move after it (a person's turns by the quick searches) or of the
+/// engine seat that played it (its own search).
+#[test]
+fn the_score_graph_scores_every_turn() {
+    let mut g = Gui::new("teamchess");
+    g.scorer.on = true;
+    call(&mut g, "POST", "/api/new", &[("variant", "teamchess"), ("players", &humans(4)), ("moves", "e2e3 b7c7 g13g12")]);
+    tick_until(&mut g, "three points", |g| g.evals.iter().all(|e| matches!(e, Eval::Known(_))));
+    let seats: Vec<usize> = g.evals.iter().map(|e| if let Eval::Known(p) = e { p.seat } else { 0 }).collect();
+    assert_eq!(seats, vec![2, 3, 4], "the seat to move after each turn");
+    call(&mut g, "POST", "/api/players", &[("players", "human,human,human,engine:50")]);
+    tick_until(&mut g, "Green's turn", |g| g.turns.len() == 4);
+    assert!(matches!(&g.evals[3], Eval::Known(p) if p.seat == 4), "Green's own search: {:?}", g.evals[3]);
+    assert!(g.state_json().contains("\"evals\":[{\"seat\":2,"), "{}", g.state_json());
+    assert_eq!(call(&mut g, "POST", "/api/undo", &[]).0, 200);
+    assert_eq!(g.evals.len(), g.turns.len());
+}
+
+/// Every variant's Rules button has a page to show.
+#[test]
+fn every_variant_has_a_rules_page() {
+    let mut g = Gui::new("fourchess");
+    for v in variants().into_iter().filter(|v| *v != "toy") {
+        let (s, text) = call(&mut g, "GET", "/api/rules", &[("variant", v)]);
+        assert_eq!(s, 200, "{v}");
+        assert!(text.starts_with("# ") && text.len() > 1000, "{v}: {}", &text[..80.min(text.len())]);
+    }
+    assert_eq!(call(&mut g, "GET", "/api/rules", &[("variant", "nochess")]).0, 400);
 }
