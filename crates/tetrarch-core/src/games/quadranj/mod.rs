@@ -566,7 +566,7 @@ impl SearchHints for Quadranj {
     const QUICK_OUTCOME: bool = true;
 
     /// Races home are short: 18 to 26 turns a seat at 2+0.02, with 10 to
-    /// 14 still to play on average at a move (docs/search.md, "Sixth
+    /// 14 still to play on average at a move (docs/history/search-diary.md, "Sixth
     /// session").
     const TURNS_TO_GO: u32 = 15;
 

@@ -115,7 +115,7 @@ fn mobile(p: &Quattuor, pc: usize) -> bool {
 /// Whether some mobile enemy piece that can capture the winning piece `pc`
 /// is within `turns` of its own moves, plus one step, of it on the empty
 /// board: near enough to meet it on its way (screened against +0 and +2
-/// steps: no difference; docs/search.md, "Eleventh session").
+/// steps: no difference; docs/history/search-diary.md, "Eleventh session").
 fn guarded(p: &Quattuor, pc: usize, turns: usize) -> bool {
     let (s, v) = (p.sq_of[pc] as Sq, value_of(pc));
     let enemy = 1 - side_of_piece(pc);

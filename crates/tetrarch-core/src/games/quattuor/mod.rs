@@ -451,7 +451,7 @@ impl SearchHints for Quattuor {
 
     /// Races to the goal rank are short: 9 to 32 turns in all (median 14)
     /// against depth 1 at 10+0.1, 4.6 turns of the mover still to play on
-    /// average at a move (docs/search.md, "Tenth session").
+    /// average at a move (docs/history/search-diary.md, "Tenth session").
     const TURNS_TO_GO: u32 = 8;
 
     fn is_tactical(&self, a: Action) -> bool {

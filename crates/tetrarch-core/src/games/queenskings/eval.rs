@@ -16,7 +16,7 @@
 //!   colour opposite, while that colour is an enemy with men (duel and
 //!   free-for-all; in teams the colour opposite is the partner).
 //!
-//! [`KING`] and [`BACK_RANK`] were set by matches (docs/search.md, "Fourth
+//! [`KING`] and [`BACK_RANK`] were set by matches (docs/history/search-diary.md, "Fourth
 //! session"): a King worth 2.3 men lost heavily in the duel to one worth
 //! 1.3 (a King steps one square, like a man that can turn back).
 
