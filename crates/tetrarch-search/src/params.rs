@@ -147,6 +147,7 @@ params! {
     lmp_chk: bool = "LmpChk", 1, 0..=1, 1, "Switch: late-move pruning keeps the quiet actions that give check.";
     tm: bool = "Tm", 1, 0..=1, 1, "Switch: time by the best action's stability (off: the soft limit unscaled).";
     rfp: bool = "Rfp", 0, 0..=1, 1, "Switch: reverse futility pruning (a non-PV node whose static value stands RfpMargin x depth above beta is cut).";
+    iir: bool = "Iir", 0, 0..=1, 1, "Switch: internal iterative reduction (a node from IirDepth with no action from the table is searched one ply less).";
     // Tunable numbers.
     asp_depth: i32 = "AspDepth", 4, 1..=64, 1, "Aspiration windows from this depth.";
     asp_delta: i32 = "AspDelta", 30, 1..=1000, 5, "Aspiration window: half its first width (doubled on each fail).";
@@ -154,6 +155,7 @@ params! {
     null_depth: i32 = "NullDepth", 3, 1..=64, 1, "Null move from this depth.";
     null_base: i32 = "NullBase", 2, 0..=16, 1, "Null move reduction: NullBase + depth / NullDiv.";
     null_div: i32 = "NullDiv", 4, 1..=64, 1, "Null move reduction: NullBase + depth / NullDiv.";
+    null_margin: i32 = "NullMargin", 0, 0..=1000, 10, "Null move only where the static value is at least beta + NullMargin.";
     fut_margin: i32 = "FutMargin", 250, 0..=2000, 25, "Futility margin at depth 1.";
     lmp_d1: i32 = "LmpD1", 6, 0..=255, 1, "Late-move pruning: quiet actions searched at depth 1.";
     lmp_d2: i32 = "LmpD2", 10, 0..=255, 1, "Late-move pruning: quiet actions searched at depth 2.";
@@ -162,6 +164,7 @@ params! {
     lmp_deep_mul: i32 = "LmpDeepMul", 100, 10..=1000, 10, "Late-move pruning past depth 3: 3 + depth^2 x LmpDeepMul / 100 quiet actions.";
     rfp_depth: i32 = "RfpDepth", 5, 1..=64, 1, "Reverse futility pruning up to this depth.";
     rfp_margin: i32 = "RfpMargin", 120, 0..=2000, 10, "Reverse futility pruning: the margin per depth.";
+    iir_depth: i32 = "IirDepth", 4, 2..=64, 1, "Internal iterative reduction from this depth.";
     lmr_base: i32 = "LmrBase", 75, -200..=400, 10, "Late move reduction: LmrBase/100 + ln(depth) ln(n) / (LmrDiv/100).";
     lmr_div: i32 = "LmrDiv", 200, 50..=1000, 15, "Late move reduction: LmrBase/100 + ln(depth) ln(n) / (LmrDiv/100).";
     lmr_depth: i32 = "LmrDepth", 3, 1..=64, 1, "Late move reductions from this depth.";
@@ -281,10 +284,12 @@ mod tests {
             assert!(s.min <= s.default && s.default <= s.max, "{}", s.name);
             assert_eq!(s.get(&p), s.default, "{}", s.name);
             assert!(s.step > 0, "{}", s.name);
-            assert_eq!(s.switch, i < 12, "{}: the switches come first", s.name);
+            assert_eq!(s.switch, i < 13, "{}: the switches come first", s.name);
             // Every switch is on by default but Rfp, screened and rejected
-            // at its first margins (docs/search.md).
-            assert!(!s.switch || (s.min, s.max, s.default) == (0, 1, i32::from(s.name != "Rfp")), "{}", s.name);
+            // at its first margins, and Iir, not screened yet
+            // (docs/search.md).
+            let off = ["Rfp", "Iir"].contains(&s.name);
+            assert!(!s.switch || (s.min, s.max, s.default) == (0, 1, i32::from(!off)), "{}", s.name);
             assert!(SPECS[..i].iter().all(|t| !t.name.eq_ignore_ascii_case(s.name)), "{} twice", s.name);
         }
     }

@@ -96,6 +96,9 @@ impl<G: Searchable> Worker<'_, G> {
             ControlFlow::Break(s) => return s,
             ControlFlow::Continue(idx) => idx,
         };
+        // Internal iterative reduction: a deep node the table knows nothing
+        // of is searched a ply shallower (its ordering is a guess anyway).
+        let depth = if self.p.iir && tt_move.is_none() && depth >= self.p.iir_depth && !restricted { depth - 1 } else { depth };
 
         // Step 5. Reverse futility pruning, then the null move.
         let in_check = self.pos.in_check();
@@ -224,7 +227,7 @@ impl<G: Searchable> Worker<'_, G> {
             && !self.stack[ply].no_null
             && beta.abs() < MATE_BOUND
             && self.pos.null_move_ok()
-            && self.eval(us) >= beta;
+            && self.eval(us) >= beta + self.p.null_margin;
         if !try_null {
             return None;
         }
