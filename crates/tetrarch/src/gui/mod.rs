@@ -15,6 +15,8 @@
 //!   carries it (`?token=`, cookie, `Authorization`);
 //! - `routes.rs`: the API's endpoints, one function per route, and the
 //!   `/api/actions` listing run outside the lock;
+//! - `import.rs`: `/api/import`'s text (a record line, a PGN4, turns, a
+//!   position string) read as the `/api/new` request it amounts to;
 //! - `state.rs`: the game the page plays (`Gui`): a new game from
 //!   `/api/new`'s parameters, the clocks charged and run out;
 //! - `engine.rs`: the engine bridge (options, `position`, `go`, its output
@@ -37,6 +39,7 @@ mod error;
 mod fuzz;
 pub mod game_queries;
 pub mod http;
+mod import;
 mod json;
 mod player;
 mod routes;

@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::error::GuiError;
 use super::game_queries::{Actions, CheckTurn, FactsOf, Propose, Record, SetupPlace, Start};
 use super::http::{Request, Response};
+use super::import;
 use super::json::{to_json, variants_json};
 use super::player::Player;
 use super::state::{parse_options, Gui, Search};
@@ -53,14 +54,17 @@ impl Gui {
             ("/api/pause", true) => self.api_pause(req),
             ("/api/players", true) => self.api_players(req),
             ("/api/analyse", true) => self.api_analyse(),
+            ("/api/import", true) => self.api_import(req),
             (
                 "/api/state" | "/api/board" | "/api/variants" | "/api/actions" | "/api/setup" | "/api/setup/place"
                 | "/api/record.jsonl" | "/api/record.pgn4",
                 true,
             )
-            | ("/api/new" | "/api/play" | "/api/undo" | "/api/stop" | "/api/pause" | "/api/players" | "/api/analyse", false) => {
-                Response::error(405, "method not allowed")
-            }
+            | (
+                "/api/new" | "/api/play" | "/api/undo" | "/api/stop" | "/api/pause" | "/api/players" | "/api/analyse"
+                | "/api/import",
+                false,
+            ) => Response::error(405, "method not allowed"),
             _ => Response::error(404, &format!("no such page `{}`", req.path)),
         }
     }
@@ -159,6 +163,30 @@ impl Gui {
             }
             Err(e) => bad(e),
         }
+    }
+
+    /// `POST /api/import`: a game given as text (a record line, a PGN4,
+    /// turns or a position string), read as the `/api/new` request it
+    /// amounts to; for `auto` text that may be turns or a position string,
+    /// turns first. An error changes nothing.
+    pub(super) fn api_import(&mut self, req: &Request) -> Response {
+        let candidates = match import::candidates(req, self.variant) {
+            Ok(c) => c,
+            Err(e) => return bad(e),
+        };
+        let mut errors = Vec::new();
+        for c in candidates {
+            match self.new_game(&c.request) {
+                Ok(()) => {
+                    let n = self.turns.len();
+                    self.message = format!("imported ({}): {}, {n} turn{}", c.kind, self.variant, if n == 1 { "" } else { "s" });
+                    self.tick();
+                    return self.ok();
+                }
+                Err(e) => errors.push((c.kind, e)),
+            }
+        }
+        bad(import::failed(errors))
     }
 
     /// `POST /api/play`: a person's turn.
