@@ -155,7 +155,8 @@ pub(super) fn candidates(req: &Request, current: &'static str) -> Result<Vec<Can
     if text.len() > MAX_TEXT {
         return Err(ImportError::TooLong { len: text.len(), max: MAX_TEXT });
     }
-    let text = text.trim();
+    // (A file may begin with a byte-order mark.)
+    let text = text.trim_start_matches('\u{feff}').trim();
     if text.is_empty() {
         return Err(ImportError::Empty);
     }
@@ -397,7 +398,7 @@ mod tests {
         let expected = new_game(&mut g, &[("variant", "fourchess"), ("players", "human,human,human,human"), ("moves", turns)]);
         new_game(&mut g, &[("variant", "teamchess"), ("players", "human,human,human,human")]);
         // The variant named; spaces and new lines between the tokens.
-        let (s, b) = import(&mut g, &[("text", "e2e3  b7c7\nh13h12\tm8l8\n"), ("variant", "fourchess")]);
+        let (s, b) = import(&mut g, &[("text", "\u{feff}e2e3  b7c7\r\nh13h12\tm8l8\n"), ("variant", "fourchess")]);
         assert_eq!(s, 200, "{b}");
         assert_eq!(str_of(&b, "variant"), "fourchess");
         assert_eq!(str_of(&b, "position"), str_of(&expected, "position"));
@@ -590,5 +591,14 @@ mod tests {
         assert_eq!(fuzz_request(post(form("zz9 9")).as_bytes()), 400);
         assert_eq!(fuzz_request(post("text=%7B%22variant%22%3A".into()).as_bytes()), 400);
         assert_eq!(fuzz_request(b"GET /api/import?text=e2e3 HTTP/1.1\r\n\r\n"), 405);
+        // The target's seeds (fuzz/seeds/gui_request/) are imports it accepts.
+        for seed in [
+            &include_bytes!("../../../../fuzz/seeds/gui_request/import-turns")[..],
+            include_bytes!("../../../../fuzz/seeds/gui_request/import-position"),
+            include_bytes!("../../../../fuzz/seeds/gui_request/import-record"),
+            include_bytes!("../../../../fuzz/seeds/gui_request/import-pgn4"),
+        ] {
+            assert_eq!(fuzz_request(seed), 200, "{}", String::from_utf8_lossy(seed));
+        }
     }
 }
