@@ -231,6 +231,47 @@ async function newGame() {
   } catch (e) { say(e.message, true); }
 }
 
+// ---- import ---------------------------------------------------------------
+
+// The largest text the server imports (docs/gui.md, /api/import).
+const IMPORT_MAX = 256 * 1024;
+
+// A file chosen: its text goes into the box (read here, sent on Import).
+function readImportFile() {
+  const f = $('importfile').files[0];
+  if (!f) return;
+  if (f.size > IMPORT_MAX) { say('import: ' + f.name + ' has ' + f.size + ' bytes, more than ' + IMPORT_MAX + ': import one game', true); return; }
+  const r = new FileReader();
+  r.onload = () => { $('importtext').value = r.result; say('read ' + f.name + ': press Import'); };
+  r.onerror = () => say('cannot read ' + f.name, true);
+  r.readAsText(f);
+}
+
+// The server reads the text (the page knows no format): a new game on
+// success, the error in the status line and nothing changed otherwise.
+async function importGame() {
+  const v = currentVariant();
+  const params = Object.assign(
+    { text: $('importtext').value, kind: $('importkind').value, variant: v.name, players: playersParam() },
+    optionParams());
+  try {
+    setState(await api('/api/import', params, true));
+    placing = null;
+    rot = 0;
+    resetTurn();
+    lastKey = key();
+    // The form shows the imported game's variant, seats and options.
+    if ($('variant').value !== state.variant) {
+      $('variant').value = state.variant;
+      buildSeats(state.players);
+    }
+    showOptions(state.options || {});
+    say(state.message || 'imported');
+    render();
+    if (humanToMove()) loadActions();
+  } catch (e) { say(e.message, true); }
+}
+
 // ---- building a turn ------------------------------------------------------
 
 function resetTurn() {
@@ -1186,6 +1227,8 @@ async function init() {
   sel.onchange = () => buildSeats(null);
   $('startkind').onchange = startKindChanged;
   $('newbtn').onclick = newGame;
+  $('importbtn').onclick = importGame;
+  $('importfile').onchange = readImportFile;
   $('undobtn').onclick = () => post('/api/undo');
   $('flipbtn').onclick = () => { if (state.board) { rot += rotStep(state.board); render(); } };
   $('pausebtn').onclick = () => post('/api/pause', { paused: state.paused ? 'false' : 'true' });

@@ -9,7 +9,9 @@ use crate::options::Settings;
 /// For the fuzz target `gui_request` and its property test: reads `data` as
 /// an HTTP request and, if it parses, answers it from a fresh game of
 /// `quattuor` whose seats are all human (requests that would start an
-/// engine search are not answered: they cost time by design). Panics if a
+/// engine search are not answered: they cost time by design; an engine seat
+/// is `engine…` or `level:<k>`). Every other `/api/` path is answered,
+/// `/api/import` included (its `text` is any bytes of the body). Panics if a
 /// request answered with an error changed the game. Returns the status.
 pub fn fuzz_request(data: &[u8]) -> u16 {
     let req = match http::read_request(&mut std::io::Cursor::new(data)) {
@@ -24,7 +26,7 @@ pub fn fuzz_request(data: &[u8]) -> u16 {
     let engine = req.path == "/api/analyse"
         || req.path == "/api/hint"
         || req.path == "/api/pause"
-        || req.params.iter().any(|(k, v)| k == "players" && v.contains("engine"));
+        || req.params.iter().any(|(k, v)| k == "players" && (v.contains("engine") || v.contains("level")));
     if engine || !req.path.starts_with("/api/") {
         return 0;
     }

@@ -16,6 +16,8 @@
 //! - `routes.rs`: the API's endpoints, one function per route (playing,
 //!   hints, analysis, browsing and branching), and the `/api/actions`
 //!   listing run outside the lock;
+//! - `import.rs`: `/api/import`'s text (a record line, a PGN4, turns, a
+//!   position string) read as the `/api/new` request it amounts to;
 //! - `state.rs`: the game the page plays (`Gui`): a new game from
 //!   `/api/new`'s parameters, the clocks charged and run out;
 //! - `engine.rs`: the engine bridge (options, `position`, `go`, its output
@@ -40,6 +42,7 @@ mod error;
 mod fuzz;
 pub mod game_queries;
 pub mod http;
+mod import;
 mod json;
 mod player;
 mod routes;

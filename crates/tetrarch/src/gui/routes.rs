@@ -11,6 +11,7 @@ use super::game_queries::{
     Actions, CheckTurn, FactsOf, LineCells, LineTurn, Position, Propose, Record, SetupPlace, Snapshot, Start,
 };
 use super::http::{Request, Response};
+use super::import;
 use super::json::{to_json, variants_json};
 use super::player::Player;
 use super::scorer::Eval;
@@ -62,6 +63,7 @@ impl Gui {
             ("/api/cells", false) => self.api_cells(req),
             ("/api/branch", true) => self.api_branch(req),
             ("/api/rules", false) => api_rules(req.param("variant").unwrap_or(self.variant)),
+            ("/api/import", true) => self.api_import(req),
             (
                 "/api/state" | "/api/board" | "/api/variants" | "/api/actions" | "/api/setup" | "/api/setup/place"
                 | "/api/record.jsonl" | "/api/record.pgn4" | "/api/at" | "/api/cells" | "/api/rules",
@@ -69,7 +71,7 @@ impl Gui {
             )
             | (
                 "/api/new" | "/api/play" | "/api/undo" | "/api/stop" | "/api/pause" | "/api/players" | "/api/analyse"
-                | "/api/hint" | "/api/branch",
+                | "/api/hint" | "/api/branch" | "/api/import",
                 false,
             ) => Response::error(405, "method not allowed"),
             _ => Response::error(404, &format!("no such page `{}`", req.path)),
@@ -170,6 +172,30 @@ impl Gui {
             }
             Err(e) => bad(e),
         }
+    }
+
+    /// `POST /api/import`: a game given as text (a record line, a PGN4,
+    /// turns or a position string), read as the `/api/new` request it
+    /// amounts to; for `auto` text that may be turns or a position string,
+    /// turns first. An error changes nothing.
+    pub(super) fn api_import(&mut self, req: &Request) -> Response {
+        let candidates = match import::candidates(req, self.variant) {
+            Ok(c) => c,
+            Err(e) => return bad(e),
+        };
+        let mut errors = Vec::new();
+        for c in candidates {
+            match self.new_game(&c.request) {
+                Ok(()) => {
+                    let n = self.turns.len();
+                    self.message = format!("imported ({}): {}, {n} turn{}", c.kind, self.variant, if n == 1 { "" } else { "s" });
+                    self.tick();
+                    return self.ok();
+                }
+                Err(e) => errors.push((c.kind, e)),
+            }
+        }
+        bad(import::failed(errors))
     }
 
     /// `POST /api/play`: a person's turn.
