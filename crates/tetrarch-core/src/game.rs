@@ -590,6 +590,18 @@ pub trait Presentation: Notation {
         crate::view::token_cells(&action_string(self, a))
     }
 
+    /// Why what stands on `cell` (a square name of the board view) cannot
+    /// act now, for a person who points at it: `Some(reason)` only where the
+    /// game can say it cheaply and exactly from the position's state (the
+    /// piece already acted this turn, its suit is frozen), `None` otherwise
+    /// (the default: front ends then say nothing). Front ends ask only about
+    /// cells where no legal action starts; a game answers `None` for a cell
+    /// that holds no piece of the side to move unless the reason is a rule
+    /// of the piece itself.
+    fn idle_reason(&self, _cell: &str) -> Option<String> {
+        None
+    }
+
     /// The turn written in a protocol dialect that an option selects (the
     /// 4pchess style `h2-h4` of `teamchess`), or `None` for the canonical
     /// token.

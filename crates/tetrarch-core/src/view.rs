@@ -7,6 +7,12 @@
 //! turns it into the one line of JSON of the protocol's `query board` and
 //! of the `tetrarch gui` API (`docs/protocol.md`, "Board description").
 //! Nothing here knows a rule or JSON.
+//!
+//! Cues: a game may also say what its rules are about to do, from the
+//! position's own state (never a rule written in a front end): a piece that
+//! already acted this turn carries [`PieceView::acted`] (drawn pale), and a
+//! cell carries [`CellView::marks`] such as a pending capture. Both are
+//! empty by default, so a game without cues sets nothing.
 
 /// The outline of a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,13 +33,38 @@ pub struct PieceView {
     /// The owner (a seat index, `game::Seat`), `None` for a neutral piece
     /// (an empty blocker).
     pub seat: Option<usize>,
+    /// `Some(why)` when the piece has already acted this turn and so cannot
+    /// act again (`moved this turn`): front ends draw it pale and show the
+    /// text. `None` (the default of [`PieceView::new`]) otherwise.
+    pub acted: Option<String>,
 }
 
 impl PieceView {
-    /// A piece of `seat`.
+    /// A piece of `seat` (not marked as having acted).
     pub fn new(glyph: impl Into<String>, kind: impl Into<String>, seat: Option<usize>) -> Self {
-        PieceView { glyph: glyph.into(), kind: kind.into(), seat }
+        PieceView { glyph: glyph.into(), kind: kind.into(), seat, acted: None }
     }
+}
+
+/// What a [`Mark`] on a cell announces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkKind {
+    /// What stands on the cell is captured when a later turn ends if the
+    /// position still calls for it then (Quadranj's custodian capture,
+    /// which happens at the end of the capturer's turn).
+    PendingCapture,
+}
+
+/// A cue on one cell: something the rules will do there, as the position
+/// already knows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    /// What kind of cue.
+    pub kind: MarkKind,
+    /// The seat it concerns (for a pending capture: the capturer), if any.
+    pub seat: Option<usize>,
+    /// A sentence for a person (`captured at the end of Red's next turn`).
+    pub text: String,
 }
 
 /// One cell of the board.
@@ -55,6 +86,8 @@ pub struct CellView {
     pub playable: bool,
     /// What stands on the cell, bottom first (empty: nothing).
     pub pieces: Vec<PieceView>,
+    /// Cues on the cell (empty: none), see [`Mark`].
+    pub marks: Vec<Mark>,
 }
 
 /// One seat.

@@ -6,7 +6,7 @@
 
 use serde::{Serialize, Serializer};
 use tetrarch_core::game::{Game, GameResult, Seat};
-use tetrarch_core::view::{BoardView, PieceView, Shape};
+use tetrarch_core::view::{BoardView, Mark, MarkKind, PieceView, Shape};
 
 /// A board description ready to serialise: the view and what the game
 /// says of the position.
@@ -118,10 +118,31 @@ struct Cell<'a> {
     #[serde(skip_serializing_if = "is_true")]
     playable: bool,
     pieces: Vec<Piece<'a>>,
+    /// Written only when the cell has cues.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    marks: Vec<MarkOut<'a>>,
 }
 
 fn is_true(b: &bool) -> bool {
     *b
+}
+
+/// A cue on a cell (`{"kind":"pending-capture","seat":1,"text":…}`).
+#[derive(Serialize)]
+struct MarkOut<'a> {
+    kind: &'static str,
+    seat: SeatNo,
+    text: &'a str,
+}
+
+fn mark_word(k: MarkKind) -> &'static str {
+    match k {
+        MarkKind::PendingCapture => "pending-capture",
+    }
+}
+
+fn marks(m: &[Mark]) -> Vec<MarkOut<'_>> {
+    m.iter().map(|m| MarkOut { kind: mark_word(m.kind), seat: SeatNo(m.seat), text: &m.text }).collect()
 }
 
 #[derive(Serialize)]
@@ -136,10 +157,13 @@ struct Piece<'a> {
     glyph: &'a str,
     kind: &'a str,
     seat: SeatNo,
+    /// Written only for a piece that already acted this turn (why).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    acted: Option<&'a str>,
 }
 
 fn pieces(p: &[PieceView]) -> Vec<Piece<'_>> {
-    p.iter().map(|p| Piece { glyph: &p.glyph, kind: &p.kind, seat: SeatNo(p.seat) }).collect()
+    p.iter().map(|p| Piece { glyph: &p.glyph, kind: &p.kind, seat: SeatNo(p.seat), acted: p.acted.as_deref() }).collect()
 }
 
 fn shape_word(s: Shape) -> &'static str {
@@ -176,6 +200,7 @@ impl Serialize for BoardJson {
                     class: c.class,
                     playable: c.playable,
                     pieces: pieces(&c.pieces),
+                    marks: marks(&c.marks),
                 })
                 .collect(),
             reserves: v
@@ -210,5 +235,42 @@ mod tests {
             b.to_line(),
             r#"{"width":1,"height":0.866,"to_move":2,"turn_start":true,"result":null,"winners":[1,3],"seats":[],"cells":[],"reserves":[],"notes":["a\"b\\c\n"]}"#
         );
+    }
+
+    /// The cues are written only where a game set them: `acted` on a piece
+    /// that acted this turn, `marks` on a cell with a pending capture; a
+    /// plain piece and cell keep the fields they had before.
+    #[test]
+    fn cues_only_where_set() {
+        use tetrarch_core::view::CellView;
+        let cell = |name: &str, pieces: Vec<PieceView>, marks: Vec<Mark>| CellView {
+            name: name.into(),
+            x: 0.5,
+            y: 0.5,
+            shape: Shape::Square,
+            class: "light",
+            playable: true,
+            pieces,
+            marks,
+        };
+        let pale = PieceView { acted: Some("moved this turn".into()), ..PieceView::new("B", "blocker", Some(0)) };
+        let mark = Mark { kind: MarkKind::PendingCapture, seat: Some(1), text: "at the end of Blue's next turn".into() };
+        let view = BoardView {
+            width: 2.0,
+            height: 1.0,
+            cells: vec![cell("a1", vec![pale], vec![mark]), cell("b1", vec![PieceView::new("G", "guard", Some(1))], vec![])],
+            ..BoardView::default()
+        };
+        let line = BoardJson { view, to_move: 0, turn_start: false, result: None, winners: vec![] }.to_line();
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        let a1 = &v["cells"][0];
+        assert_eq!(a1["pieces"][0]["acted"], "moved this turn");
+        assert_eq!(
+            a1["marks"],
+            serde_json::json!([{"kind": "pending-capture", "seat": 2, "text": "at the end of Blue's next turn"}])
+        );
+        let b1 = v["cells"][1].as_object().unwrap();
+        assert!(!b1.contains_key("marks"), "{line}");
+        assert!(!b1["pieces"][0].as_object().unwrap().contains_key("acted"), "{line}");
     }
 }

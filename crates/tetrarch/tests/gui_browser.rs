@@ -746,6 +746,7 @@ fn browser_plays_every_variant() {
     illegal_turn_is_refused(&d, &gui, &url);
     study_a_game(&d, &gui, &url, &shots);
     import_a_game(&d, &gui, &url, &shots);
+    cues_on_the_board(&d, &gui, &url, &shots);
 
     d.call("DELETE", "", "");
     let _ = std::fs::remove_dir_all(&profile);
@@ -843,4 +844,49 @@ fn import_a_game(d: &Driver, gui: &Gui, url: &str, shots: &Path) {
     assert_eq!(game(&after), game(&before));
     assert_eq!(json_strings(&after, "turns"), json_strings(&before, "turns"));
     assert_eq!(json_string(&after, "position").unwrap(), after_file);
+}
+
+/// The engine's cues on the board (issue 42, docs/gui.md "What the board
+/// shows"): a Quadranj game from a position where Blue's single on c4
+/// stands between Red's guards shows the pending capture on c4 and nowhere
+/// else; after Red's first action (royal a1 to b1) the royal is pale, the
+/// other pieces are not, and clicking it says why it has no action.
+fn cues_on_the_board(d: &Driver, gui: &Gui, url: &str, shots: &Path) {
+    let fen = "8/bK7/8/8/1rGbBrG4/8/7rG/rK7 r 0 - rb 0/0 ?/? 0 6";
+    let (s, b) = gui.post("/api/new", &format!("variant=quadranj&players=human,human&start=fen&fen={}", enc(fen)));
+    assert_eq!(s, 200, "{b}");
+    d.call("POST", "/url", &format!("{{\"url\":{}}}", json_lit(url)));
+    wait_for("the pending capture on c4", || d.find("[data-cell=\"c4\"].mark-pending-capture"));
+    assert!(d.find("[data-mark-cell=\"c4\"].ring-pending-capture").is_some(), "no ring on c4");
+    let n = d.script("return document.querySelectorAll('.mark-pending-capture').length;");
+    assert!(n.contains("\"value\":1"), "marks: {n}");
+    let tip = d.text("[data-mark-cell=\"c4\"] title");
+    assert!(tip.contains("Red"), "{tip}");
+    wait_for("the legal actions", || {
+        (!d.script("return document.querySelectorAll('.hl-from').length;").contains("\"value\":0")).then_some(())
+    });
+    assert!(d.find(".acted").is_none(), "nothing acted at the turn start");
+    let png = json_string(&d.call("GET", "/screenshot", ""), "value").unwrap();
+    std::fs::write(shots.join("cues-quadranj.png"), b64decode(&png)).unwrap();
+
+    // Red's first action: the royal slides a1 to b1.
+    d.click("[data-cell=\"a1\"]");
+    wait_for("the selection", || d.find(".hl-sel"));
+    d.click("[data-cell=\"b1\"]");
+    wait_for("the moved royal pale", || d.find("[data-piece-cell=\"b1\"].acted"));
+    for other in ["c4", "b4", "d4", "h2", "a7"] {
+        assert!(d.find(&format!("[data-piece-cell=\"{other}\"].acted")).is_none(), "{other} is pale");
+    }
+    assert!(d.text("[data-piece-cell=\"b1\"].acted title").contains("moved this turn"));
+    // Clicking it tells why it has no action (the engine's reason).
+    d.click("[data-cell=\"b1\"]");
+    let msg = wait_for("the reason", || {
+        let m = d.text("#message");
+        m.contains("moved this turn").then_some(m)
+    });
+    assert!(d.script("return document.getElementById('message').className;").contains("cue"), "{msg}");
+    let png = json_string(&d.call("GET", "/screenshot", ""), "value").unwrap();
+    std::fs::write(shots.join("cues-pale.png"), b64decode(&png)).unwrap();
+    // The turn is still Red's, one action in.
+    assert!(gui.turns().is_empty());
 }

@@ -347,8 +347,26 @@ function showChoices(list) {
   });
 }
 
+// What the engine says about a cell a person clicked where no action
+// starts: why its piece cannot act (`acts.idle`, the game's own reason),
+// else the cues of the board drawn (a piece that acted, a pending capture).
+function cueText(name) {
+  const idle = acts && (acts.idle || []).find((x) => x.cell === name);
+  if (idle) return name + ': ' + idle.reason;
+  const board = shownBoard();
+  const c = board && board.cells.find((x) => x.name === name);
+  if (!c) return '';
+  const texts = c.pieces.filter((p) => p.acted).map((p) => p.acted).slice(0, 1)
+    .concat((c.marks || []).map((m) => m.text));
+  return texts.length ? name + ': ' + texts.join('; ') : '';
+}
+
 function onCell(name) {
-  if (!humanToMove() || !acts) return;
+  if (!humanToMove() || !acts) {
+    const cue = cueText(name);
+    if (cue) say(cue, 'cue');
+    return;
+  }
   const withCells = acts.actions.filter((a) => a.cells.length > 0);
   if (sel) {
     const cands = withCells.filter((a) => a.cells[0] === sel && target(a) === name);
@@ -356,7 +374,11 @@ function onCell(name) {
     if (cands.length > 1) { showChoices(cands); return; }
   }
   $('choices').innerHTML = '';
-  sel = withCells.some((a) => a.cells[0] === name) && sel !== name ? name : null;
+  const starts = withCells.some((a) => a.cells[0] === name);
+  sel = starts && sel !== name ? name : null;
+  const cue = starts ? '' : cueText(name);
+  if (cue) say(cue, 'cue');
+  else if ($('message').classList.contains('cue')) say('');
   render();
 }
 
@@ -708,7 +730,7 @@ function drawBoard(view) {
   const pad = 0.25;
   svg.setAttribute('viewBox', (-pad) + ' ' + (-pad) + ' ' + (t.W + 2 * pad) + ' ' + (t.H + 2 * pad));
   const lastCells = view.last, sources = view.from, targets = view.targets, sel = view.sel;
-  const gCells = el('g', {}, svg), gHl = el('g', {}, svg), gPieces = el('g', {}, svg);
+  const gCells = el('g', {}, svg), gHl = el('g', {}, svg), gPieces = el('g', {}, svg), gMarks = el('g', {}, svg);
   const at = new Map();
   for (const c of board.cells) {
     const [x, y] = t.at(c.x, c.y);
@@ -717,8 +739,15 @@ function drawBoard(view) {
       (c.playable === false ? ' unplayable' : ' clickable');
     const shape = cellShape(c, x, y, cls, gCells);
     shape.setAttribute('data-cell', c.name);
+    // The engine's cues (docs/gui.md, "What the board shows"): a pending
+    // capture rings the cell, a piece that acted this turn is pale; the
+    // texts are the cell's tooltip.
+    const marks = c.marks || [];
+    const acted = c.pieces.find((p) => p.acted);
     const title = el('title', {}, shape);
-    title.textContent = c.name + (c.pieces.length ? ' ' + c.pieces.map((p) => p.kind).join('/') : '');
+    title.textContent = [c.name + (c.pieces.length ? ' ' + c.pieces.map((p) => p.kind).join('/') : '')]
+      .concat(acted ? [acted.acted] : [], marks.map((m) => m.text)).join('\n');
+    for (const m of marks) shape.classList.add('mark-' + m.kind);
     if (c.playable !== false) shape.addEventListener('click', () => view.click(c.name));
     if (lastCells.has(c.name)) cellShape(c, x, y, 'hl-last', gHl);
     if (sources.has(c.name)) cellShape(c, x, y, 'hl-from', gHl, 0.9);
@@ -729,17 +758,24 @@ function drawBoard(view) {
       const off = n > 1 ? (i - (n - 1) / 2) * 0.08 : 0;
       const px = x - off, py = y + off;
       const fill = seatColour(board, p.seat);
-      el('circle', { cx: px, cy: py, r: 0.4, class: 'piece', fill }, gPieces);
+      const g = el('g', { class: p.acted ? 'acted' : '', 'data-piece-cell': c.name }, gPieces);
+      if (p.acted) el('title', {}, g).textContent = p.acted;
+      el('circle', { cx: px, cy: py, r: 0.4, class: 'piece', fill }, g);
       if (p.glyph && i === n - 1) {
         const size = p.glyph.length <= 1 ? 0.6 : (p.glyph.length === 2 ? 0.36 : 0.3);
         const tx = el('text', { x: px, y: py + 0.02, class: 'glyph', 'font-size': size,
-          fill: lum(fill) > 0.6 ? '#111' : '#fff' }, gPieces);
+          fill: lum(fill) > 0.6 ? '#111' : '#fff' }, g);
         tx.textContent = p.glyph;
       }
     });
     if (n > 1) {
       const tx = el('text', { x: x + 0.22, y: y - 0.3, class: 'count' }, gPieces);
       tx.textContent = String(n);
+    }
+    for (const m of marks) {
+      const ring = cellShape(c, x, y, 'ring-' + m.kind, gMarks, 0.86);
+      ring.setAttribute('data-mark-cell', c.name);
+      el('title', {}, ring).textContent = m.text;
     }
   }
   if (view.arrows) drawArrows(svg, at, view.arrows);
@@ -828,11 +864,20 @@ function renderTurnBar() {
   }
 }
 
+// The board on the screen: during a turn of several actions, the board
+// after its first actions (`acts.board`), else the game's.
+// The board on the page: a browsed position's, the turn being built's
+// (after its first actions), or the game's.
+function shownBoard() {
+  if (viewAt !== null && browsed) return browsed.board;
+  return prefix.length && acts && acts.board ? acts.board : state && state.board;
+}
+
 function render() {
   if (!state) return;
   const browsing = viewAt !== null && browsed;
   const shown = browsing ? browsed : state;
-  const board = browsing ? browsed.board : (prefix.length && acts && acts.board ? acts.board : state.board);
+  const board = shownBoard();
   $('headline').textContent = placing ? placingStatus()
     : state.variant + ' · game ' + state.game + ' · ' + state.start.split(' ')[0];
   if (placing && !$('message').classList.contains('error')) say(placingStatus(), 'placing');

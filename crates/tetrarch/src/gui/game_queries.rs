@@ -292,7 +292,9 @@ impl GameVisitor for Snapshot<'_> {
 
 /// The legal actions after the first actions `prefix` of the current turn,
 /// as JSON: `{"prefix":[…],"board":…,"actions":[{"token","cells","ends_turn",
-/// "pass"}…]}`.
+/// "pass"}…],"idle":[{"cell","reason"}…]}`; `idle` gives, for the cells of
+/// the board where no listed action starts, the game's reason why what
+/// stands there cannot act (`Presentation::idle_reason`), where it has one.
 pub struct Actions<'a> {
     /// The rule options.
     pub options: &'a OptionPairs,
@@ -311,6 +313,14 @@ struct ActionsOut<'a> {
     prefix: &'a [String],
     board: Option<BoardJson>,
     actions: Vec<ActionOut>,
+    idle: Vec<Idle>,
+}
+
+/// Why a piece has no action (`/api/actions`, `idle`).
+#[derive(Serialize)]
+struct Idle {
+    cell: String,
+    reason: String,
 }
 
 /// One legal action of `/api/actions`.
@@ -356,7 +366,7 @@ impl GameVisitor for Actions<'_> {
         if partial {
             g.search_actions(&mut list);
         }
-        let actions = list
+        let actions: Vec<ActionOut> = list
             .iter()
             .map(|&a| {
                 let pass = g.is_pass(a);
@@ -369,9 +379,23 @@ impl GameVisitor for Actions<'_> {
                 ActionOut { token: action_string(&g, a), cells, ends_turn, pass }
             })
             .collect();
-        let out = ActionsOut { partial, prefix: self.prefix, board: BoardJson::of(&g, &r.history), actions };
+        let board = BoardJson::of(&g, &r.history);
+        let idle = idle_cells(&g, board.as_ref().map(|b| &b.view), &actions);
+        let out = ActionsOut { partial, prefix: self.prefix, board, actions, idle };
         Ok(serde_json::to_string(&out).expect("the actions serialise"))
     }
+}
+
+/// The game's reasons why the pieces on the board's cells where no action
+/// of `actions` starts cannot act (a person clicked one: the page shows it).
+fn idle_cells<G: Game>(g: &G, view: Option<&BoardView>, actions: &[ActionOut]) -> Vec<Idle> {
+    let Some(view) = view else { return Vec::new() };
+    let starts: std::collections::HashSet<&str> = actions.iter().filter_map(|a| a.cells.first().map(String::as_str)).collect();
+    view.cells
+        .iter()
+        .filter(|c| !c.pieces.is_empty() && !starts.contains(c.name.as_str()))
+        .filter_map(|c| g.idle_reason(&c.name).map(|reason| Idle { cell: c.name.clone(), reason }))
+        .collect()
 }
 
 /// Checks a turn token against the position after `turns`; returns its

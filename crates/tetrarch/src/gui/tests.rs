@@ -1134,3 +1134,66 @@ fn every_variant_has_a_rules_page() {
     }
     assert_eq!(call(&mut g, "GET", "/api/rules", &[("variant", "nochess")]).0, 400);
 }
+
+/// The cells of a board description (JSON) whose `marks` hold `kind`, with
+/// the mark's seat.
+fn marked_cells(board: &serde_json::Value, kind: &str) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    for c in board["cells"].as_array().unwrap() {
+        for m in c.get("marks").and_then(|m| m.as_array()).into_iter().flatten() {
+            if m["kind"] == kind {
+                out.push((c["name"].as_str().unwrap().to_string(), m["seat"].as_u64().unwrap()));
+            }
+        }
+    }
+    out
+}
+
+/// The cells of a board description with a piece that acted this turn.
+fn acted_cells(board: &serde_json::Value) -> Vec<String> {
+    let cells = board["cells"].as_array().unwrap();
+    let acted = |c: &&serde_json::Value| c["pieces"].as_array().unwrap().iter().any(|p| p.get("acted").is_some());
+    cells.iter().filter(acted).map(|c| c["name"].as_str().unwrap().to_string()).collect()
+}
+
+/// Issue 42 item 6: the state's board carries Quadranj's pending capture
+/// on the enclosed cell (Red captures at the end of its turn), the actions
+/// answer during a turn carries the board after its first action with the
+/// moved piece marked, and the reason why that piece has no action; the
+/// protocol's `query board` carries the same marks.
+#[test]
+fn board_cues_in_the_state_and_actions() {
+    let mut g = Gui::new("quadranj");
+    let fen = "bK7/8/8/8/1rG1rG4/2bB5/7rG/rK7 b 0 - rb 0/0 ?/? 0 5";
+    let (s, b) =
+        call(&mut g, "POST", "/api/new", &[("variant", "quadranj"), ("players", "human,human"), ("start", "fen"), ("fen", fen)]);
+    assert_eq!(s, 200, "{b}");
+    let st: serde_json::Value = serde_json::from_str(&b).unwrap();
+    assert_eq!(marked_cells(&st["board"], "pending-capture"), vec![]);
+    // Blue steps between Red's guards.
+    let (s, b) = call(&mut g, "POST", "/api/play", &[("turn", "c3c4,a8a7")]);
+    assert_eq!(s, 200, "{b}");
+    let (_, b) = call(&mut g, "GET", "/api/state", &[]);
+    let st: serde_json::Value = serde_json::from_str(&b).unwrap();
+    assert_eq!(marked_cells(&st["board"], "pending-capture"), vec![("c4".to_string(), 1)]);
+    let c4 = st["board"]["cells"].as_array().unwrap().iter().find(|c| c["name"] == "c4").unwrap();
+    assert!(c4["marks"][0]["text"].as_str().unwrap().contains("Red"), "{c4}");
+    assert_eq!(acted_cells(&st["board"]), Vec::<String>::new());
+    // Red's first action: the royal on b1 is pale, and says why it is idle.
+    let (s, a) = call(&mut g, "GET", "/api/actions", &[("prefix", "a1b1")]);
+    assert_eq!(s, 200, "{a}");
+    let acts: serde_json::Value = serde_json::from_str(&a).unwrap();
+    assert_eq!(acted_cells(&acts["board"]), ["b1"]);
+    let idle = acts["idle"].as_array().unwrap();
+    let b1 = idle.iter().find(|x| x["cell"] == "b1").unwrap_or_else(|| panic!("no reason for b1: {idle:?}"));
+    assert!(b1["reason"].as_str().unwrap().contains("moved this turn"), "{b1}");
+    // Cells where an action starts get no reason.
+    let starts: Vec<&str> = acts["actions"].as_array().unwrap().iter().filter_map(|x| x["cells"][0].as_str()).collect();
+    assert!(starts.contains(&"h2") && !idle.iter().any(|x| x["cell"] == "h2"), "{idle:?}");
+    // The protocol answers the same marks.
+    let out =
+        crate::run_script(&format!("setoption name UCI_Variant value quadranj\nposition fen {fen} moves c3c4,a8a7\nquery board"));
+    let line = out.iter().find(|l| l.starts_with("response ")).unwrap();
+    let board: serde_json::Value = serde_json::from_str(&line["response ".len()..]).unwrap();
+    assert_eq!(marked_cells(&board, "pending-capture"), vec![("c4".to_string(), 1)]);
+}

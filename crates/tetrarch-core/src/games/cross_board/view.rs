@@ -34,6 +34,7 @@ pub fn board_view(
                 class: if (x + y) % 2 == 0 { "dark" } else { "light" },
                 playable: true,
                 pieces,
+                marks: vec![],
             });
         }
     }

@@ -633,6 +633,10 @@ impl Presentation for Quadranj {
     fn board_view(&self) -> Option<crate::view::BoardView> {
         Some(view::board_view(self))
     }
+
+    fn idle_reason(&self, cell: &str) -> Option<String> {
+        view::idle_reason(self, cell)
+    }
 }
 
 impl crate::registry::GameInfo for Quadranj {

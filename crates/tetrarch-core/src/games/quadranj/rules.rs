@@ -173,6 +173,26 @@ impl Quadranj {
 
     /// §6.2: the custodian captures by `p`, all found on one board.
     pub(crate) fn custodian(&mut self, p: usize) {
+        let caps = self.custodian_targets(p);
+        for u in caps {
+            let code = self.st.cell[u];
+            let o = cell::owner(code);
+            self.st.tally[p] += cell::value2(code);
+            if let Burglar::Known { sq, .. } = self.st.burglar[o] {
+                if sq as Sq == u {
+                    self.st.burglar[o] = Burglar::None;
+                }
+            }
+            self.set(u, EMPTY);
+            self.st.quiet = 0;
+        }
+    }
+
+    /// §6.2 on the current board: the units `p` would capture if its turn
+    /// ended now (what [`Quadranj::custodian`] removes at the end of `p`'s
+    /// turn; the board's pending captures, `view`).
+    #[inline(always)]
+    pub(crate) fn custodian_targets(&self, p: usize) -> Bb128 {
         let g = self.geo;
         let mine = self.st.own[p];
         let targets = self.st.occ & !self.st.walls & !mine & g.bracketed(mine);
@@ -190,18 +210,7 @@ impl Quadranj {
                 caps.set(u);
             }
         }
-        for u in caps {
-            let code = self.st.cell[u];
-            let o = cell::owner(code);
-            self.st.tally[p] += cell::value2(code);
-            if let Burglar::Known { sq, .. } = self.st.burglar[o] {
-                if sq as Sq == u {
-                    self.st.burglar[o] = Burglar::None;
-                }
-            }
-            self.set(u, EMPTY);
-            self.st.quiet = 0;
-        }
+        caps
     }
 
     /// §6.4 step 2: the royal of `s` has no slide, swap or charge with its

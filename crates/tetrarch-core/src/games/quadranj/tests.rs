@@ -1043,3 +1043,96 @@ fn skip_to_hands_the_turn_to_another_seat_at_a_turn_start() {
     let mut p2 = Quadranj::startpos(&o2());
     assert!(p2.skip_to(1 - p2.to_move()).is_none());
 }
+
+// ---- cues of the board view (issue 42) ----------------------------------------
+
+/// `p` after the first action `t` of a turn.
+fn first(p: &Quadranj, t: &str) -> Quadranj {
+    let mut q = p.clone();
+    let a = q.parse_action(t).unwrap_or_else(|e| panic!("{t}: {e}"));
+    q.make(a);
+    q
+}
+
+/// The cells of `p`'s board view with a pending-capture mark: (cell, seat).
+fn pending_marks(p: &Quadranj) -> Vec<(String, Option<usize>)> {
+    let v = p.board_view().unwrap();
+    let mut out = Vec::new();
+    for c in &v.cells {
+        for m in &c.marks {
+            assert_eq!(m.kind, crate::view::MarkKind::PendingCapture);
+            out.push((c.name.clone(), m.seat));
+        }
+    }
+    out
+}
+
+/// The mark text on `cell`.
+fn mark_text(p: &Quadranj, cell: &str) -> String {
+    let v = p.board_view().unwrap();
+    v.cells.iter().find(|c| c.name == cell).unwrap().marks.iter().map(|m| m.text.clone()).collect::<Vec<_>>().join(" | ")
+}
+
+/// The cells of `p`'s board view holding a piece marked as having acted.
+fn acted_cells(p: &Quadranj) -> Vec<String> {
+    let v = p.board_view().unwrap();
+    v.cells.iter().filter(|c| c.pieces.iter().any(|x| x.acted.is_some())).map(|c| c.name.clone()).collect()
+}
+
+#[test]
+fn view_marks_pending_captures_where_the_rules_capture() {
+    // Blue's single steps between two Red guards (c3c4): it is captured at
+    // the end of Red's next turn (§6.2), and the board says so from then on.
+    let p = pos("bK7/8/8/8/1rG1rG4/2bB5/7rG/rK7 b 0 - rb 0/0 ?/? 0 5");
+    assert_eq!(pending_marks(&p), vec![]);
+    let mid = first(&p, "c3c4");
+    assert!(!mid.at_turn_start());
+    assert_eq!(pending_marks(&mid), vec![("c4".to_string(), Some(0))]);
+    assert!(mark_text(&mid, "c4").contains("Red's next turn"), "{}", mark_text(&mid, "c4"));
+    let q = after(&p, "c3c4,a8a7");
+    assert_eq!(pending_marks(&q), vec![("c4".to_string(), Some(0))]);
+    assert!(mark_text(&q, "c4").contains("this turn (Red's)"), "{}", mark_text(&q, "c4"));
+    // Red's turn ends with the bracket in place: the marked unit goes.
+    let r = after(&q, "a1b1,h2h3");
+    assert!(!r.position_string().contains("bB"), "{}", r.position_string());
+    assert_eq!(pending_marks(&r), vec![]);
+
+    // Both seats at once: d4 (Blue, between Red singles) falls at the end of
+    // Red's turn under way, d6 (Red, between Blue singles) at the end of
+    // Blue's next turn; nothing else is marked.
+    let p = pos("7bK/8/2bBrBbB3/8/2rBbBrB3/8/8/rK7 r 0 - rb 0/0 -/- 0 5");
+    let mut marks = pending_marks(&p);
+    marks.sort();
+    assert_eq!(marks, vec![("d4".to_string(), Some(0)), ("d6".to_string(), Some(1))]);
+    assert!(mark_text(&p, "d6").contains("Blue's next turn"), "{}", mark_text(&p, "d6"));
+    // The mark follows the rules' threshold: a guard needs twice its value.
+    let p = pos("bK7/8/8/2rB5/1rPbGrP4/7rG/8/rK7 r 0 - rb 0/0 ?/? 0 1");
+    assert_eq!(pending_marks(&p), vec![]);
+}
+
+#[test]
+fn view_marks_what_moved_this_turn() {
+    let p = pos(START8);
+    assert_eq!(acted_cells(&p), Vec::<String>::new());
+    // A guard slides: it alone is pale, with the reason on a tap.
+    let q = first(&p, "a3a4");
+    assert_eq!(acted_cells(&q), ["a4"]);
+    assert!(q.idle_reason("a4").unwrap().contains("moved this turn"));
+    assert_eq!(q.idle_reason("c3"), None);
+    assert_eq!(q.idle_reason("h8"), None);
+    // A stack steps: every layer of it is pale.
+    let q = first(&p, "b3a4");
+    assert_eq!(acted_cells(&q), ["a4"]);
+    let v = q.board_view().unwrap();
+    let a4 = v.cells.iter().find(|c| c.name == "a4").unwrap();
+    assert_eq!(a4.pieces.len(), 2);
+    assert!(a4.pieces.iter().all(|x| x.acted.is_some()));
+    // The turn over, nothing is pale.
+    let mut l = ActionVec::default();
+    q.legal_actions(&mut l);
+    let mut r = q.clone();
+    r.make(l[0]);
+    assert!(r.at_turn_start());
+    assert_eq!(acted_cells(&r), Vec::<String>::new());
+    assert_eq!(r.idle_reason("a4"), None);
+}

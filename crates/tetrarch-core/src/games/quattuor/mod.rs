@@ -475,6 +475,10 @@ impl Presentation for Quattuor {
     fn action_cells(&self, a: Action) -> Vec<String> {
         view::action_cells(self, a)
     }
+
+    fn idle_reason(&self, cell: &str) -> Option<String> {
+        view::idle_reason(self, cell)
+    }
 }
 
 impl crate::registry::GameInfo for Quattuor {

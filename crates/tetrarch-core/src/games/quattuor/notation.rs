@@ -363,6 +363,30 @@ pub fn parse_action(p: &Quattuor, t: &str) -> Result<Action, TokenError> {
     Err(illegal(diagnose(p, from, to, retreat, &rescues)))
 }
 
+/// Why piece `pc` of the side to move, on `at`, cannot act at all now
+/// (§6.1.1): its suit already acted this turn, it is frozen, or it is
+/// locked; `None` if it may act (or belongs to the other side, or the game
+/// is over). Shared by the illegal-action message and the board's cues.
+pub(crate) fn idle_reason(p: &Quattuor, pc: Piece, at: Sq) -> Option<String> {
+    if side_of_piece(pc) != p.side as usize || p.result != super::result::NONE {
+        return None;
+    }
+    let (code, fa) = (piece_code(pc), square_name(at));
+    let suit = suit_of(pc);
+    if p.moved >> suit & 1 != 0 {
+        return Some(format!(
+            "the suit of {code} has already made an action this turn (a second action must use the other suit)"
+        ));
+    }
+    if value_of(pc) != ACE && p.captured >> (suit * 8 + KING) & 1 != 0 {
+        return Some(format!("{code} is frozen: the King of its suit is captured"));
+    }
+    if !p.can_act(pc) {
+        return Some(format!("{code} on {fa} is locked: it was rescued this turn"));
+    }
+    None
+}
+
 /// Why a well-formed action is not legal.
 fn diagnose(p: &Quattuor, from: Sq, to: Sq, retreat: bool, rescues: &[(Piece, Sq, String)]) -> String {
     let (fa, ta) = (square_name(from), square_name(to));
@@ -374,15 +398,8 @@ fn diagnose(p: &Quattuor, from: Sq, to: Sq, retreat: bool, rescues: &[(Piece, Sq
     if side_of_piece(pc) != s {
         return format!("{code} on {fa} belongs to the opponent");
     }
-    let suit = suit_of(pc);
-    if p.moved >> suit & 1 != 0 {
-        return format!("the suit of {code} has already made an action this turn (a second action must use the other suit)");
-    }
-    if value_of(pc) != ACE && p.captured >> (suit * 8 + KING) & 1 != 0 {
-        return format!("{code} is frozen: the King of its suit is captured");
-    }
-    if !p.can_act(pc) {
-        return format!("{code} on {fa} is locked: it was rescued this turn");
+    if let Some(why) = idle_reason(p, pc, from) {
+        return why;
     }
     let mut legal = ArrayVec::<Action, MAX_ACTIONS>::new();
     p.generate(&mut legal);

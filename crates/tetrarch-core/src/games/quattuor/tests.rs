@@ -771,3 +771,39 @@ fn render_start() {
     assert!(r.contains("dK"), "{r}");
     eprintln!("{r}");
 }
+
+// ---- cues of the board view (issue 42) ----------------------------------------
+
+/// The cells of `p`'s board view holding a piece marked as having acted.
+fn acted_cells(p: &Quattuor) -> Vec<String> {
+    let v = p.board_view().unwrap();
+    let mut c: Vec<String> =
+        v.cells.iter().filter(|c| c.pieces.iter().any(|x| x.acted.is_some())).map(|c| c.name.clone()).collect();
+    c.sort();
+    c
+}
+
+#[test]
+fn view_marks_what_acted_this_turn() {
+    // E4: hK a1, dK q1. After hK's action the hearts have acted (§5.2):
+    // hK is pale, dK (the other suit) and Black's sK are not.
+    let p = pos(E[3]);
+    assert_eq!(acted_cells(&p), Vec::<String>::new());
+    let q = after(&p, "a1a2");
+    assert!(!q.at_turn_start());
+    assert_eq!(acted_cells(&q), ["a2"]);
+    assert!(q.idle_reason("a2").unwrap().contains("already made an action"));
+    assert_eq!(q.idle_reason("q1"), None);
+    assert_eq!(q.idle_reason("q15"), None);
+    // E8 after `k11k12/dK@f4`: hearts acted (hK), the rescued dK is locked;
+    // d8 and dA may still act.
+    let mid = "16sK/16/17/16/17/16/17/16/17/16/4d82dA9/5dK10/17/16/hK16 r h d7d9dTdJdQh7h8h9hThJhQhAc7c8c9cTcJcQcKcAs7s8s9sTsJsQsA f4 3";
+    let q = pos(mid);
+    assert_eq!(acted_cells(&q), ["a1", "f4"]);
+    assert!(q.idle_reason("f4").unwrap().contains("locked"));
+    assert_eq!(q.idle_reason("e5"), None);
+    // A frozen piece is not pale (it did not act) but says why it is idle.
+    let f = pos(E[2]);
+    assert_eq!(acted_cells(&f), Vec::<String>::new());
+    assert!(f.idle_reason("a1").unwrap().contains("frozen"));
+}

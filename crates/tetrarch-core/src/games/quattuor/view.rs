@@ -1,9 +1,10 @@
 //! The position as a picture for front ends ([`crate::view`]): hexagonal
 //! cells in rows 17 and 16 wide, the captured pieces of each side as
-//! reserves.
+//! reserves; in the middle of a turn the pieces that cannot act again this
+//! turn (their suit acted, or they were rescued) are marked as having acted.
 
-use super::board::{exists, file, rank, width, BASES, SLOTS};
-use super::{piece_code, side_of_piece, suit_of, value_of, Action, Piece, Quattuor};
+use super::board::{exists, file, parse_square, rank, width, BASES, SLOTS};
+use super::{notation, piece_code, side_of_piece, suit_of, value_of, Action, Piece, Quattuor};
 use crate::game::{action_string, Notation};
 use crate::view::{token_cells, BoardView, CellView, PieceView, ReserveView, SeatView, Shape};
 
@@ -16,6 +17,21 @@ const ROW: f32 = 0.866_025_4;
 
 fn piece(p: Piece) -> PieceView {
     PieceView::new(format!("{}{}", VALUE_TEXTS[value_of(p)], SUIT_SYMBOLS[suit_of(p)]), piece_code(p), Some(side_of_piece(p)))
+}
+
+/// Why a piece on the board has acted this turn, from the turn's state
+/// (§5.2, §6.4.5): its suit made an action (the moved piece and every other
+/// piece of that suit), or it was rescued this turn (locked).
+fn acted(p: &Quattuor, q: Piece, s: usize) -> Option<String> {
+    let suit = suit_of(q);
+    if side_of_piece(q) != p.side() {
+        return None;
+    }
+    if p.moved >> suit & 1 != 0 {
+        return Some(format!("{} acted this turn: one action per suit", SUIT_SYMBOLS[suit]));
+    }
+    let b = BASES[p.side()].iter().position(|&x| x == s)?;
+    (p.locked >> b & 1 != 0).then(|| "rescued this turn: locked until the turn ends".to_string())
 }
 
 /// The board, the captured pieces and the state of the turn.
@@ -44,7 +60,8 @@ pub fn board_view(p: &Quattuor) -> BoardView {
             shape: Shape::Hex,
             class,
             playable: true,
-            pieces: p.piece_at(s).map(|q| vec![piece(q)]).unwrap_or_default(),
+            pieces: p.piece_at(s).map(|q| vec![PieceView { acted: acted(p, q, s), ..piece(q) }]).unwrap_or_default(),
+            marks: vec![],
         });
     }
     let captured = p.captured_mask();
@@ -89,4 +106,12 @@ pub fn board_view(p: &Quattuor) -> BoardView {
 pub fn action_cells(p: &Quattuor, a: Action) -> Vec<String> {
     let t = action_string(p, a);
     token_cells(t.split('/').next().unwrap_or(""))
+}
+
+/// Why the piece on `cell` cannot act now (a piece of the side to move
+/// whose suit acted, frozen or locked: §6.1.1), as the illegal-action
+/// message says it.
+pub fn idle_reason(p: &Quattuor, cell: &str) -> Option<String> {
+    let s = parse_square(cell)?;
+    notation::idle_reason(p, p.piece_at(s)?, s)
 }

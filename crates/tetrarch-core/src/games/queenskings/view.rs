@@ -20,7 +20,16 @@ pub fn board_view(p: &QueensKings) -> BoardView {
             let name = format!("{}{}", (b'a' + f as u8) as char, r + 1);
             let (x, y) = (f as f32 + 0.5, r as f32 + 0.5);
             if (f + r) % 2 != 0 {
-                cells.push(CellView { name, x, y, shape: Shape::Square, class: "light", playable: false, pieces: vec![] });
+                cells.push(CellView {
+                    name,
+                    x,
+                    y,
+                    shape: Shape::Square,
+                    class: "light",
+                    playable: false,
+                    pieces: vec![],
+                    marks: vec![],
+                });
                 continue;
             }
             let s = sq(f, r);
@@ -36,7 +45,7 @@ pub fn board_view(p: &QueensKings) -> BoardView {
                 })
                 .unwrap_or_default();
             let class = if s == p.geo.centre { "centre" } else { "dark" };
-            cells.push(CellView { name, x, y, shape: Shape::Square, class, playable: true, pieces });
+            cells.push(CellView { name, x, y, shape: Shape::Square, class, playable: true, pieces, marks: vec![] });
         }
     }
     let seats = (0..p.seats())
