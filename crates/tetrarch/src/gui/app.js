@@ -886,16 +886,16 @@ function render() {
   renderPlaceBar();
   renderClocks();
   if (placing) {
-    $('board').hidden = false;
+    $('board').toggleAttribute('hidden', false);
     $('textboard').hidden = true;
     drawBoard(placingView());
   } else if (board) {
-    $('board').hidden = false;
+    $('board').toggleAttribute('hidden', false);
     $('textboard').hidden = true;
     drawBoard(playView(board));
     renderReserves(board);
   } else {
-    $('board').hidden = true;
+    $('board').toggleAttribute('hidden', true);
     $('textboard').hidden = false;
     $('textboard').textContent = shown.text;
   }
@@ -915,6 +915,9 @@ function render() {
   } else {
     $('thinkinfo').textContent = '—';
   }
+  if (state.hint && viewAt === null) {
+    $('thinkinfo').textContent = 'Hint for ' + seatName(state.hint.seat) + ': ' + state.hint.turn + '\n' + $('thinkinfo').textContent;
+  }
   renderLines(th);
   const rec = $('record');
   rec.innerHTML = '';
@@ -933,6 +936,10 @@ function render() {
   renderEval();
   renderGraph();
   $('pausebtn').textContent = state.paused ? 'Resume engines' : 'Pause engines';
+  // Offered only where it applies: a hint on a person's turn, an analysis
+  // while the game goes on.
+  $('hintbtn').disabled = !humanToMove() || !!placing;
+  $('analysebtn').disabled = !!state.over || !!placing;
   $('log').textContent = state.log.join('\n');
   renderTurnBar();
   if (placing) $('turnbar').innerHTML = '';
@@ -1051,8 +1058,9 @@ function renderEval() {
 function renderGraph() {
   const svg = $('graph');
   const n = state.turns.length;
-  svg.hidden = !n || !state.board;
-  if (svg.hidden) return;
+  // (An SVG element has no `hidden` property: the attribute itself.)
+  svg.toggleAttribute('hidden', !n || !state.board);
+  if (!n || !state.board) return;
   svg.innerHTML = '';
   const W = 600, H = 140, pad = 14;
   const x = (k) => pad + (n === 1 ? (W - 2 * pad) / 2 : (k - 1) * (W - 2 * pad) / (n - 1));
