@@ -286,7 +286,7 @@ mod tests {
             assert!(s.step > 0, "{}", s.name);
             assert_eq!(s.switch, i < 13, "{}: the switches come first", s.name);
             // Every switch is on by default but Rfp, screened and rejected
-            // at its first margins, and Iir, not screened yet
+            // at its first margins, and Iir, screened and rejected
             // (docs/search.md).
             let off = ["Rfp", "Iir"].contains(&s.name);
             assert!(!s.switch || (s.min, s.max, s.default) == (0, 1, i32::from(!off)), "{}", s.name);

@@ -715,6 +715,19 @@ fn study_a_game(d: &Driver, gui: &Gui, url: &str, shots: &Path) {
     d.click("#rulesbtn");
     wait_for("the rules", || d.text("#rulestext").contains("Teams").then_some(()));
     d.script("document.getElementById('rulesdlg').close();return true;");
+    // High-visibility colours: Red's King takes the palette's first colour,
+    // and its own again when switched off.
+    let king = || {
+        let js = "var c=document.querySelector('[data-piece-cell=\"h1\"] circle.piece');return c?c.getAttribute('fill'):'';";
+        json_string(&d.script(js), "value").unwrap_or_default()
+    };
+    let own = king();
+    assert!(!own.is_empty() && own != "#E69F00", "{own}");
+    d.click("#hivisbox");
+    wait_for("the high-visibility colours", || (king() == "#E69F00").then_some(()));
+    screenshot(d, &shots.join("hivis.png"));
+    d.click("#hivisbox");
+    wait_for("the seats' own colours", || (king() == own).then_some(()));
 }
 
 #[test]
