@@ -52,23 +52,22 @@ impl Gui {
     /// Sets the engine's `MultiPV` to `k` if it has another (an analysis
     /// shows `k` lines; a seat's search and a hint want one).
     pub(super) fn set_multipv(&mut self, k: usize) {
-        if self.engine.settings().multipv == k {
-            return;
-        }
-        let l = format!("setoption name MultiPV value {k}");
-        self.log_line(l.clone());
-        for e in self.send(&l) {
-            self.log_line(format!("{l}: {e}"));
+        if self.engine.settings().multipv != k {
+            self.set_option("MultiPV", &k.to_string());
         }
     }
 
     /// Sets the engine's `Skill Level` to `level` if it has another (each
     /// engine seat plays at its own; analysis at full strength).
     pub(super) fn set_skill(&mut self, level: u8) {
-        if self.engine.settings().skill_level == level {
-            return;
+        if self.engine.settings().skill_level != level {
+            self.set_option("Skill Level", &level.to_string());
         }
-        let l = format!("setoption name Skill Level value {level}");
+    }
+
+    /// `setoption name <name> value <value>`, logged with any error.
+    fn set_option(&mut self, name: &str, value: &str) {
+        let l = format!("setoption name {name} value {value}");
         self.log_line(l.clone());
         for e in self.send(&l) {
             self.log_line(format!("{l}: {e}"));

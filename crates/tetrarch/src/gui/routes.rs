@@ -240,30 +240,15 @@ impl Gui {
         if self.turns.is_empty() {
             return bad("nothing to undo");
         }
-        self.halt();
-        self.scorer.cancel();
-        self.hint = None;
-        self.time_loss = None;
-        self.clock_since = None;
+        let every_seat_an_engine = self.players.iter().all(|p| *p != Player::Human);
         loop {
-            self.turns.pop();
-            self.times_ms.pop();
-            self.scores.pop();
-            self.evals.pop();
-            if let Some(c) = self.clock_hist.pop() {
-                self.remaining = c;
-            }
-            self.refresh();
+            self.cut_to(self.turns.len() - 1);
             let to_move = self.snap.as_ref().map_or(0, |s| s.to_move);
             let human = self.players.get(to_move) == Some(&Player::Human);
-            if self.turns.is_empty() || human || self.players.iter().all(|p| *p != Player::Human) {
+            if self.turns.is_empty() || human || every_seat_an_engine {
                 break;
             }
         }
-        // After an undo the engines wait, so that the person can play.
-        self.paused = self.players.iter().all(|p| *p != Player::Human);
-        self.turn_clock = self.remaining.clone();
-        self.sync_clock();
         self.message = "undone".into();
         self.ok()
     }
@@ -419,24 +404,7 @@ impl Gui {
         if dropped == 0 {
             return bad("that is the game's last position: nothing to drop");
         }
-        self.halt();
-        self.scorer.cancel();
-        self.hint = None;
-        self.time_loss = None;
-        self.clock_since = None;
-        self.turns.truncate(k);
-        self.times_ms.truncate(k);
-        self.scores.truncate(k);
-        self.evals.truncate(k);
-        if let Some(c) = self.clock_hist.get(k) {
-            self.remaining = c.clone();
-        }
-        self.clock_hist.truncate(k);
-        self.turn_clock = self.remaining.clone();
-        // As after an undo: engines wait when no person plays.
-        self.paused = self.players.iter().all(|p| *p != Player::Human);
-        self.refresh();
-        self.sync_clock();
+        self.cut_to(k);
         self.message = format!("a new line from turn {k}: {dropped} later turn{} dropped", if dropped == 1 { "" } else { "s" });
         self.ok()
     }

@@ -162,6 +162,31 @@ impl Gui {
         self.lines_seat = seat;
     }
 
+    /// Takes the game back to its first `k` turns (undo, a new line): the
+    /// searches stop, the later turns go with their times, scores and
+    /// points, the clocks are as they were when turn `k + 1` began, and
+    /// the engines wait when no seat is a person's (so that the position
+    /// can be looked at before they play on).
+    pub(super) fn cut_to(&mut self, k: usize) {
+        self.halt();
+        self.scorer.cancel();
+        self.hint = None;
+        self.time_loss = None;
+        self.clock_since = None;
+        self.turns.truncate(k);
+        self.times_ms.truncate(k);
+        self.scores.truncate(k);
+        self.evals.truncate(k);
+        if let Some(c) = self.clock_hist.get(k) {
+            self.remaining = c.clone();
+        }
+        self.clock_hist.truncate(k);
+        self.turn_clock = self.remaining.clone();
+        self.paused = self.players.iter().all(|p| *p != Player::Human);
+        self.refresh();
+        self.sync_clock();
+    }
+
     /// The seat to move, if the game goes on.
     pub(super) fn mover(&self) -> Option<usize> {
         self.snap.as_ref().filter(|s| !s.over).map(|s| s.to_move)
