@@ -834,6 +834,15 @@ fn import_a_game(d: &Driver, gui: &Gui, url: &str, shots: &Path) {
     });
     let png = json_string(&d.call("GET", "/screenshot", ""), "value").unwrap();
     std::fs::write(shots.join("import.png"), b64decode(&png)).unwrap();
+    // A record line (the game's own download), pasted after another game
+    // began: the same position again.
+    let record = gui.get("/api/record.jsonl");
+    let (s, b) = gui.post("/api/new", "variant=quattuor&players=human,human");
+    assert_eq!(s, 200, "{b}");
+    shown("the other game", &json_string(&b, "position").unwrap());
+    import(record.trim());
+    shown("the imported record", &after_pgn4);
+    assert!(d.text("#message").starts_with("imported (record)"), "{}", d.text("#message"));
     // A PGN4 file (the older layout, by its StartFen4 tag), read by the page.
     let file = wait_for("the file input", || d.find("#importfile"));
     d.call("POST", &format!("/element/{file}/value"), &format!("{{\"text\":{}}}", json_lit(&old_layout.display().to_string())));

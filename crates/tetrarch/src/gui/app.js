@@ -17,6 +17,7 @@ let loading = false;
 let placing = null;       // choosing a seat's set-up on the board (see startPlacing)
 let clockAt = 0;          // performance.now() when `state` arrived (clocks count down from there)
 let viewAt = null;        // browsing: the number of turns of the position shown (null: the game's last)
+let browseWant = null;    // the position browsing asked for last (answers to older requests are dropped)
 let browsed = null;       // /api/at for viewAt
 let overlay = null;       // arrows on the board: { key, kind: 'hint' | 'line', turns: /api/cells turns }
 let pinnedLine = null;    // the analysis line clicked (its arrows stay)
@@ -221,6 +222,7 @@ async function newGame() {
     placing = null;
     viewAt = null;
     browsed = null;
+    browseWant = null;
     overlay = null;
     pinnedLine = null;
     heardTurns = state.turns.length;
@@ -1099,14 +1101,23 @@ async function browseTo(k) {
   if (!state) return;
   const n = state.turns.length;
   k = Math.max(0, Math.min(n, k));
-  if (k === n) { viewAt = null; browsed = null; render(); if (humanToMove() && !acts) loadActions(); return; }
+  // Keys pressed faster than the answers come count from the last asked.
+  browseWant = k;
+  if (k === n) { viewAt = null; browsed = null; browseWant = null; render(); if (humanToMove() && !acts) loadActions(); return; }
   try {
     const j = await api('/api/at', { turn: k });
+    if (browseWant !== k) return;
+    browseWant = null;
     viewAt = k;
     browsed = j;
     resetTurn();
     render();
   } catch (e) { say(e.message, true); }
+}
+
+// The position browsing stands at (or is on its way to).
+function browsePos() {
+  return browseWant !== null ? browseWant : viewAt === null ? state.turns.length : viewAt;
 }
 
 function renderBrowse() {
@@ -1136,6 +1147,7 @@ async function branchHere() {
   if (!window.confirm('Play from the position after turn ' + k + '? The game\'s ' + dropped + ' later turn(s) are dropped.')) return;
   viewAt = null;
   browsed = null;
+  browseWant = null;
   await post('/api/branch', { turn: k });
 }
 
@@ -1209,7 +1221,7 @@ async function showRules() {
 function onKey(e) {
   const tag = (e.target && e.target.tagName) || '';
   if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag) || e.ctrlKey || e.metaKey || e.altKey || !state) return;
-  const n = state.turns.length, k = viewAt === null ? n : viewAt;
+  const n = state.turns.length, k = browsePos();
   if (e.key === 'ArrowLeft') browseTo(k - 1);
   else if (e.key === 'ArrowRight') browseTo(k + 1);
   else if (e.key === 'Home') browseTo(0);
@@ -1227,7 +1239,7 @@ async function poll() {
   try {
     const s = await api('/api/state');
     const changed = !state || s.version !== state.version || s.game !== state.game;
-    if (state && (s.game !== state.game || (viewAt !== null && viewAt > s.turns.length))) { viewAt = null; browsed = null; }
+    if (state && (s.game !== state.game || (viewAt !== null && viewAt > s.turns.length))) { viewAt = null; browsed = null; browseWant = null; }
     setState(s);
     orientOnce();
     moveSound();
@@ -1290,8 +1302,8 @@ async function init() {
   $('hintbtn').onclick = () => { pinnedLine = null; post('/api/hint'); };
   $('rulesbtn').onclick = showRules;
   $('firstbtn').onclick = () => browseTo(0);
-  $('backbtn').onclick = () => browseTo((viewAt === null ? state.turns.length : viewAt) - 1);
-  $('fwdbtn').onclick = () => browseTo((viewAt === null ? state.turns.length : viewAt) + 1);
+  $('backbtn').onclick = () => browseTo(browsePos() - 1);
+  $('fwdbtn').onclick = () => browseTo(browsePos() + 1);
   $('lastbtn').onclick = () => browseTo(state.turns.length);
   document.addEventListener('keydown', onKey);
   $('hivisbox').checked = localStorage.getItem('tetrarch-hivis') === '1';
