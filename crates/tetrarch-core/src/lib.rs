@@ -9,6 +9,9 @@
 //! - [`games`]: one module per game, each with the same shape (board, moves,
 //!   notation, rules, evaluation, tests).
 //! - [`view`]: a picture of a position for graphical front ends.
+//! - [`handle`]: the typed game handle front ends hold ([`handle::Variant`],
+//!   [`handle::AnyGame`]).
+//! - [`options`]: checking option values.
 //! - [`registry`]: the one list of games ([`registry::variants`],
 //!   [`registry::with_variant`]) and their per-game facts
 //!   ([`registry::GameInfo`]).
@@ -21,6 +24,9 @@ pub mod eval;
 pub mod fuzzing;
 pub mod game;
 pub mod games;
+pub mod handle;
+pub mod options;
+pub mod played;
 pub mod ranks;
 pub mod registry;
 pub mod turns;

@@ -7,12 +7,17 @@
 //! `uci` announces them, and [`with_variant`] to run a [`GameVisitor`] with
 //! the game of one of them.
 //!
+//! The same list makes the typed handle's [`GameKind`] and [`AnyGame`]
+//! ([`crate::handle`]): front ends parse a name once into a
+//! [`Variant`] and hold an [`AnyGame`].
+//!
 //! Adding a game: write its module under `games/` with `impl Game` and
-//! `impl GameInfo` (every fact of [`GameInfo`] has a default), and add its
-//! type to the `games!` invocation below. A type missing its `GameInfo`
-//! impl does not compile here; nothing else lists games.
+//! `impl GameInfo` (every fact of [`GameInfo`] has a default), and add
+//! `Name => type` to the `games!` invocation below. A type missing its
+//! `GameInfo` impl does not compile here; nothing else lists games.
 
 use crate::game::{Game, Rules, Seat};
+use crate::played::{canonical_options, GameError, GameOps, OptionPairs, Played, Start};
 
 /// Per-game facts the tools need beyond the rules: `bench` positions and
 /// depth, the default free-for-all search strategy, a default turn cap and
@@ -62,38 +67,104 @@ pub trait GameVisitor {
     fn visit<G: GameInfo>(self, variant: &'static str) -> Self::Output;
 }
 
-/// Declares the games: [`variants`] and [`with_variant`] from one list of
-/// types, in the order `uci` lists their variants.
+/// Declares the games: [`GameKind`], [`AnyGame`], [`variants`],
+/// [`with_variant`] and [`Variant`]'s list and dispatch, from one list of
+/// `Name => type` in the order `uci` lists their variants.
 macro_rules! games {
-    ($($ty:ty),* $(,)?) => {
-        /// Every variant name: each game's [`Rules::VARIANTS`], in the order
-        /// of the game list.
-        pub fn variants() -> Vec<&'static str> {
-            let mut v: Vec<&'static str> = Vec::new();
-            $( v.extend_from_slice(<$ty as Rules>::VARIANTS); )*
-            v
+    ($($name:ident => $ty:ty),* $(,)?) => {
+        /// The games of the registry (a [`Variant`] belongs to one).
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+        pub enum GameKind {
+            $(
+                #[doc = concat!("`", stringify!($ty), "`.")]
+                $name,
+            )*
         }
 
-        /// Runs `visitor` with the game of `variant` (`None` if no game has
-        /// it; names are matched exactly).
-        pub fn with_variant<V: GameVisitor>(variant: &str, visitor: V) -> Option<V::Output> {
+        /// A game in progress of any variant ([`crate::handle`]): one arm per
+        /// game, each the game's [`Played`].
+        #[derive(Clone, Debug)]
+        pub enum AnyGame {
             $(
-                if let Some(v) = <$ty as Rules>::VARIANTS.iter().find(|v| **v == variant) {
-                    return Some(visitor.visit::<$ty>(v));
-                }
+                #[doc = concat!("A game of `", stringify!($ty), "`.")]
+                $name(Played<$ty>),
             )*
-            let _ = visitor;
-            None
+        }
+
+        impl AnyGame {
+            /// The game's front-end API.
+            pub(crate) fn ops(&self) -> &(dyn GameOps + 'static) {
+                match self { $( AnyGame::$name(g) => g, )* }
+            }
+
+            /// The game's front-end API, to change it.
+            pub(crate) fn ops_mut(&mut self) -> &mut (dyn GameOps + 'static) {
+                match self { $( AnyGame::$name(g) => g, )* }
+            }
+
+            pub(crate) fn make(variant: Variant, options: &OptionPairs, start: &Start) -> Result<AnyGame, GameError> {
+                match variant.kind {
+                    $( GameKind::$name => {
+                        let opts = Played::<$ty>::options_from(variant.name, options)?;
+                        Ok(AnyGame::$name(Played::new(variant.name, opts, start)?))
+                    } )*
+                }
+            }
+
+            pub(crate) fn canonical(variant: Variant, pairs: &OptionPairs) -> Result<Vec<(String, String)>, GameError> {
+                match variant.kind {
+                    $( GameKind::$name => canonical_options::<$ty>(variant.name, pairs), )*
+                }
+            }
+        }
+
+        /// A variant of one of the registry's games, parsed once from its
+        /// `UCI_Variant` name (`FromStr`, exact) and written back by
+        /// `Display` ([`crate::handle`]).
+        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+        pub struct Variant {
+            pub(crate) kind: GameKind,
+            pub(crate) name: &'static str,
+        }
+
+        impl Variant {
+            /// Every variant, in the order `uci` announces them.
+            pub fn all() -> Vec<Variant> {
+                let mut v = Vec::new();
+                $(
+                    v.extend(<$ty as Rules>::VARIANTS.iter().map(|&name| Variant { kind: GameKind::$name, name }));
+                )*
+                v
+            }
+
+            /// Runs `visitor` with the variant's game: the one dispatch for
+            /// code generic over the game (the search, perft, datagen).
+            pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
+                match self.kind {
+                    $( GameKind::$name => visitor.visit::<$ty>(self.name), )*
+                }
+            }
         }
     };
 }
 
+/// Every variant name, in the order `uci` announces them.
+pub fn variants() -> Vec<&'static str> {
+    Variant::all().into_iter().map(Variant::name).collect()
+}
+
+/// Runs `visitor` with the game of `variant` (`None` if no game has it;
+/// names are matched exactly).
+pub fn with_variant<V: GameVisitor>(variant: &str, visitor: V) -> Option<V::Output> {
+    Variant::from_name(variant).map(|v| v.visit(visitor))
+}
+
 games! {
-    crate::games::fourchess::FourChess,
-    crate::games::teamchess::TeamChess,
-    crate::games::quattuor::Quattuor,
-    crate::games::queenskings::QueensKings,
-    crate::games::quadranj::Quadranj,
+    FourChess => crate::games::fourchess::FourChess,
+    TeamChess => crate::games::teamchess::TeamChess,
+    Quattuor => crate::games::quattuor::Quattuor,
+    QueensKings => crate::games::queenskings::QueensKings,
+    Quadranj => crate::games::quadranj::Quadranj,
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 
 use serde::{Serialize, Serializer};
 use tetrarch_core::game::{Game, GameResult, Seat};
+use tetrarch_core::handle::BoardState;
 use tetrarch_core::view::{BoardView, Mark, MarkKind, PieceView, Shape};
 
 /// A board description ready to serialise: the view and what the game
@@ -29,24 +30,29 @@ impl BoardJson {
     /// positions for the history rules; `None` when the game has no
     /// [`Presentation::board_view`](tetrarch_core::game::Presentation::board_view).
     pub fn of<G: Game>(g: &G, history: &[u64]) -> Option<BoardJson> {
-        let view = g.board_view()?;
-        let outcome = g.outcome().or_else(|| g.history_outcome(history));
-        let winners = match outcome.map(|o| o.result) {
-            Some(GameResult::Win(w)) => w.iter().collect(),
-            _ => Vec::new(),
-        };
-        Some(BoardJson {
-            view,
-            to_move: g.to_move(),
-            turn_start: g.at_turn_start(),
-            result: outcome.map(|o| o.to_string()),
-            winners,
-        })
+        BoardState::of(g, history).map(BoardJson::from)
     }
 
     /// The one line of JSON.
     pub fn to_line(&self) -> String {
         serde_json::to_string(self).expect("a board description serialises")
+    }
+}
+
+impl From<BoardState> for BoardJson {
+    /// The description of a board the game handle gives.
+    fn from(b: BoardState) -> BoardJson {
+        let winners = match b.outcome.map(|o| o.result) {
+            Some(GameResult::Win(w)) => w.iter().collect(),
+            _ => Vec::new(),
+        };
+        BoardJson {
+            view: b.view,
+            to_move: b.to_move,
+            turn_start: b.turn_start,
+            result: b.outcome.map(|o| o.to_string()),
+            winners,
+        }
     }
 }
 

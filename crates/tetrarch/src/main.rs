@@ -457,7 +457,7 @@ fn record(variant: &str, file: &str) -> Result<ExitCode, CliError> {
 /// `tetrarch gui`: prints the address (with the access token unless
 /// `--no-token`) and serves until killed.
 fn gui(port: u16, variant: &str, no_token: bool) -> Result<ExitCode, CliError> {
-    if tetrarch::with_variant(variant, tetrarch::gui::game_queries::FactsOf).is_none() {
+    if tetrarch_core::handle::Variant::from_name(variant).is_none() {
         return Err(GuiError::UnknownVariant { name: variant.into(), known: tetrarch::variants() }.into());
     }
     let (listener, url) = tetrarch::gui::bind(port).map_err(|source| CliError::Listen { port, source })?;

@@ -6,56 +6,7 @@ use tetrarch_core::game::{OptionKind, OptionSpec, PositionError, SearchHints};
 use tetrarch_search::{ParamSpec, SearchParams, Skill};
 
 use crate::out::quote;
-
-/// Why a value does not fit an option's kind ([`check_value`]); the GUI
-/// shows this text, `setoption` prefixes it ([`OptionError::Value`]).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ValueError {
-    /// No value, or an empty one.
-    #[error("option {name} needs a value")]
-    Missing {
-        /// The option.
-        name: String,
-    },
-    /// A check's value is neither `true` nor `false`.
-    #[error("option {name} takes true or false, not {}", quote(.value))]
-    NotBool {
-        /// The option.
-        name: String,
-        /// The value given.
-        value: String,
-    },
-    /// A spin's value is outside its range.
-    #[error("option {name}: {} is out of range {min}..{max}", quote(.value))]
-    OutOfRange {
-        /// The option.
-        name: String,
-        /// The value given.
-        value: String,
-        /// The lowest value.
-        min: i64,
-        /// The highest value.
-        max: i64,
-    },
-    /// A spin's value is not an integer.
-    #[error("option {name}: {} is not an integer", quote(.value))]
-    NotInteger {
-        /// The option.
-        name: String,
-        /// The value given.
-        value: String,
-    },
-    /// A combo's value is none of its values.
-    #[error("option {name}: {} is not one of {}", quote(.value), .vars.join(", "))]
-    NotListed {
-        /// The option.
-        name: String,
-        /// The value given.
-        value: String,
-        /// The values it takes.
-        vars: &'static [&'static str],
-    },
-}
+pub use tetrarch_core::options::{check_value, ValueError};
 
 /// Why a file cannot be read by [`read_limited`].
 #[derive(Debug, thiserror::Error)]
@@ -531,36 +482,6 @@ pub fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), Option
         return Err(OptionError::MissingOptionName);
     }
     Ok((name.join(" "), value.map(|v| v.join(" "))))
-}
-
-/// Checks `value` against `kind` and returns its canonical form (a spin as a
-/// number, a check as `true`/`false`, a combo as the listed spelling).
-pub fn check_value(name: &str, kind: &OptionKind, value: Option<&str>) -> Result<String, ValueError> {
-    let v = match value {
-        Some(v) if !v.is_empty() => v,
-        _ => return Err(ValueError::Missing { name: name.into() }),
-    };
-    let (name, value) = (name.to_string(), v.to_string());
-    match *kind {
-        OptionKind::Check(_) => {
-            if v.eq_ignore_ascii_case("true") {
-                Ok("true".into())
-            } else if v.eq_ignore_ascii_case("false") {
-                Ok("false".into())
-            } else {
-                Err(ValueError::NotBool { name, value })
-            }
-        }
-        OptionKind::Spin { min, max, .. } => match v.parse::<i64>() {
-            Ok(n) if n >= min && n <= max => Ok(n.to_string()),
-            Ok(_) => Err(ValueError::OutOfRange { name, value, min, max }),
-            Err(_) => Err(ValueError::NotInteger { name, value }),
-        },
-        OptionKind::Combo(vals) => match vals.iter().find(|x| x.eq_ignore_ascii_case(v)) {
-            Some(x) => Ok((*x).to_string()),
-            None => Err(ValueError::NotListed { name, value, vars: vals }),
-        },
-    }
 }
 
 /// Memory the system can still give, in MiB (`MemAvailable` of

@@ -89,21 +89,4 @@ impl Write for Captured {
     }
 }
 
-/// A token made safe to echo in an error line: control characters escaped,
-/// at most 64 characters (cut on a character boundary).
-pub fn quote(tok: &str) -> String {
-    let mut s = String::from("`");
-    for (i, c) in tok.chars().enumerate() {
-        if i == 64 {
-            s.push('…');
-            break;
-        }
-        if c.is_control() {
-            s.extend(c.escape_default());
-        } else {
-            s.push(c);
-        }
-    }
-    s.push('`');
-    s
-}
+pub use tetrarch_core::options::quote;

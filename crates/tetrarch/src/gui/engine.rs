@@ -6,13 +6,12 @@ use std::time::Instant;
 
 use super::clock::Clock;
 use super::error::GuiError;
-use super::game_queries::{default_value, CheckTurn, Mover, Start};
+use super::game_queries::{default_value, Start};
 use super::player::Player;
 use super::scorer::{Eval, EvalPoint};
 use super::state::{Gui, Hint, Search};
 use super::thinking::Thinking;
 use crate::options::default_strategy;
-use crate::with_variant;
 
 impl Gui {
     /// The lines that set an engine to the game's variant and options
@@ -25,7 +24,10 @@ impl Gui {
             lines.push(format!("setoption name {} value {v}", spec.name));
         }
         if self.facts.ffa {
-            lines.push(format!("setoption name Strategy value {}", self.strategy.unwrap_or(default_strategy(self.variant))));
+            lines.push(format!(
+                "setoption name Strategy value {}",
+                self.strategy.unwrap_or(default_strategy(self.variant.name()))
+            ));
         }
         lines
     }
@@ -129,7 +131,7 @@ impl Gui {
         let Some(s) = self.search.take() else { return };
         self.version += 1;
         let Some(seat) = s.seat else { return };
-        if s.turns != self.turns.len() || tok == "(none)" || self.mover() != Some(seat) {
+        if s.turns != self.turns().len() || tok == "(none)" || self.mover() != Some(seat) {
             return;
         }
         if s.hint {
@@ -137,13 +139,12 @@ impl Gui {
             self.message = format!("hint for {}: {tok}", self.facts.names.get(seat).copied().unwrap_or("?"));
             return;
         }
-        match with_variant(self.variant, CheckTurn { options: &self.options, start: &self.start, turns: &self.turns, turn: &tok })
-        {
-            Some(Ok(t)) => {
+        match self.played.check_turn(&tok) {
+            Ok(t) => {
                 if !self.clock_turn(seat) {
                     return;
                 }
-                self.turns.push(t);
+                self.played.play(&t).expect("a turn just checked");
                 self.times_ms.push(Some(s.started.elapsed().as_millis() as u64));
                 let best = self.lines.first();
                 self.scores.push(best.map(|t| t.score.clone()));
@@ -151,11 +152,10 @@ impl Gui {
                 self.message = format!("{} played {tok}", self.facts.names.get(seat).copied().unwrap_or("?"));
                 self.refresh();
             }
-            Some(Err(e)) => {
+            Err(e) => {
                 self.paused = true;
                 self.message = format!("the engine answered an illegal turn: {e}; engines paused");
             }
-            None => {}
         }
     }
 
@@ -178,7 +178,7 @@ impl Gui {
     /// [`Gui::position_lines`]).
     pub(super) fn position_for(&mut self, seat: Option<usize>) -> Result<(), GuiError> {
         self.configure_engine();
-        let lines = self.position_lines(seat, &self.turns);
+        let lines = self.position_lines(seat, self.turns());
         let mut errs = Vec::new();
         for l in &lines {
             errs = self.send(l);
@@ -219,7 +219,7 @@ impl Gui {
                 return;
             }
             self.new_report(seat);
-            self.search = Some(Search { seat: Some(seat), started: Instant::now(), turns: self.turns.len(), hint: false });
+            self.search = Some(Search { seat: Some(seat), started: Instant::now(), turns: self.turns().len(), hint: false });
             let go = match self.clock {
                 Some(c) => self.go_clock(c),
                 None => format!("go movetime {ms}"),
@@ -247,16 +247,15 @@ impl Gui {
             return;
         }
         let Some(i) = self.evals.iter().position(|e| *e == Eval::Pending) else { return };
-        let turns = &self.turns[..=i];
-        let mover = with_variant(self.variant, Mover { options: &self.options, start: &self.start, turns }).and_then(Result::ok);
-        let Some(Some(seat)) = mover else {
+        let after = self.played.at(i + 1);
+        let Some(seat) = after.outcome().is_none().then(|| after.to_move()) else {
             self.evals[i] = Eval::Never;
             return;
         };
         // As the first person's seat may know the game (a secret set-up
         // stays secret in its graph).
         let person = self.players.iter().position(|p| *p == Player::Human);
-        let (setup, positions) = (self.setup_lines(), self.position_lines(person, turns));
+        let (setup, positions) = (self.setup_lines(), self.position_lines(person, after.turns()));
         if !self.scorer.start(&setup, &positions, self.game, i, seat) {
             self.evals[i] = Eval::Never;
         }

@@ -4,7 +4,7 @@
 use super::http;
 use crate::options::ValueError;
 use crate::variants;
-use tetrarch_core::game::{Outcome, PositionError, TokenError};
+use tetrarch_core::handle::GameError;
 
 /// Why the GUI refuses a request (the `error` of its 400 answer) or cannot
 /// serve; the text is what the page shows (docs/gui.md).
@@ -18,9 +18,6 @@ pub enum GuiError {
         /// Every variant.
         known: Vec<&'static str>,
     },
-    /// A listed variant the game table lacks (a bug).
-    #[error("unknown variant")]
-    NotInGameTable,
     /// A rule option the variant does not have (`/api/new`, listing the
     /// options it has).
     #[error("unknown option `{name}` for variant {variant} (options: {})", options_list(.options))]
@@ -32,25 +29,9 @@ pub enum GuiError {
         /// Its rule options.
         options: Vec<&'static str>,
     },
-    /// A rule option the game does not have (checked by the rules).
-    #[error("unknown option `{name}` for variant {variant}")]
-    NoSuchOption {
-        /// The name given.
-        name: String,
-        /// The variant.
-        variant: String,
-    },
     /// An option's value does not fit its kind.
     #[error(transparent)]
     Value(#[from] ValueError),
-    /// The game refused an option's value.
-    #[error("option {name}: {source}")]
-    Option {
-        /// The option.
-        name: &'static str,
-        /// The game's reason.
-        source: PositionError,
-    },
     /// `Strategy` in a variant that is not a free-for-all.
     #[error("option Strategy: variant {variant} is not a free-for-all game")]
     NotFreeForAll {
@@ -83,12 +64,6 @@ pub enum GuiError {
     /// `start` other than `startpos`, `fen` or `setup`.
     #[error("unknown start `{0}` (startpos, fen or setup)")]
     UnknownStart(String),
-    /// A set-up in a game without one.
-    #[error("variant {variant} has no set-up")]
-    NoSetup {
-        /// The variant.
-        variant: String,
-    },
     /// The game proposed no set-up for a seat.
     #[error("no set-up proposal")]
     NoProposal,
@@ -101,100 +76,10 @@ pub enum GuiError {
     /// The set-up token of `/api/setup/place` has spaces.
     #[error("a set-up token has no spaces")]
     PlaceTokenSpaces,
-    /// A seat past the variant's seats.
-    #[error("seat {seat} does not exist (variant {variant} has {seats})")]
-    NoSuchSeat {
-        /// The seat, from 1.
-        seat: usize,
-        /// The variant.
-        variant: &'static str,
-        /// Its seats.
-        seats: usize,
-    },
-    /// The position string is wrong.
-    #[error("invalid position string: {0}")]
-    InvalidPosition(PositionError),
-    /// The game's position parser panicked.
-    #[error("invalid position (the parser failed)")]
-    PositionParserFailed,
-    /// The set-up tokens are wrong.
-    #[error("invalid set-up: {0}")]
-    InvalidSetup(PositionError),
-    /// The game's set-up parser panicked.
-    #[error("invalid set-up (the parser failed)")]
-    SetupParserFailed,
-    /// A turn of the game after its end.
-    #[error("turn {turn} `{token}`: the game is over ({outcome})")]
-    TurnAfterEnd {
-        /// Its number, from 1.
-        turn: usize,
-        /// The token.
-        token: String,
-        /// How the game ended.
-        outcome: Outcome,
-    },
-    /// A turn of the game is not a turn of its position.
-    #[error("turn {turn} `{token}`: {source}")]
-    Turn {
-        /// Its number, from 1.
-        turn: usize,
-        /// The token.
-        token: String,
-        /// Why it is refused.
-        source: TokenError,
-    },
-    /// The turn played is not a turn of the position.
-    #[error("turn `{token}`: {source}")]
-    BadTurn {
-        /// The token.
-        token: String,
-        /// Why it is refused.
-        source: TokenError,
-    },
-    /// A turn played after the end of the game.
-    #[error("the game is over ({0})")]
-    Over(Outcome),
-    /// Actions listed after the end of the game.
-    #[error("the game is over")]
-    GameOver,
-    /// An action of the `prefix` after the turn's last action.
-    #[error("action {index} `{token}`: the turn is already over")]
-    ActionAfterTurn {
-        /// Its place in the prefix, from 1.
-        index: usize,
-        /// The token.
-        token: String,
-    },
-    /// An action of the `prefix` that does not parse.
-    #[error("action {index} `{token}`: {source}")]
-    Action {
-        /// Its place in the prefix, from 1.
-        index: usize,
-        /// The token.
-        token: String,
-        /// Why it is refused.
-        source: TokenError,
-    },
-    /// An action of the `prefix` that is not legal.
-    #[error("action {index} `{token}`: illegal")]
-    IllegalAction {
-        /// Its place in the prefix, from 1.
-        index: usize,
-        /// The token.
-        token: String,
-    },
-    /// The `prefix` is a whole turn.
-    #[error("the turn is already over")]
-    TurnOver,
-    /// The variant has no record format.
-    #[error("variant {variant} has no record format")]
-    NoRecordFormat {
-        /// The variant.
-        variant: &'static str,
-    },
-    /// The game could not write its record.
+    /// The game refused: a variant, option, start, turn, action, set-up
+    /// or record the rules do not accept ([`GameError`]).
     #[error(transparent)]
-    Record(PositionError),
+    Game(#[from] GameError),
     /// The engine refused the game's `position` command: its
     /// `info string error: …` line.
     #[error("{0}")]

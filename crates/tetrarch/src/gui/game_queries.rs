@@ -1,112 +1,20 @@
-//! Everything the GUI asks of the rules, generic over [`Game`] and run for
-//! the variant chosen by name ([`crate::with_variant`]). The page never
-//! applies a rule itself: it asks for the legal actions and sends turns back.
+//! What the GUI asks of a game, through the typed game handle
+//! ([`AnyGame`]): the variant's facts, the position's fields of the state,
+//! the legal actions with their cells, a line's cells and the set-up
+//! board. The page never applies a rule itself: it asks for the legal
+//! actions and sends turns back.
 
 use serde::Serialize;
 
 use crate::board_json::BoardJson;
-use tetrarch_core::game::{action_string, turn_done, ActionList, Game, OptionKind, OptionSpec, Seat};
-use tetrarch_core::turns::{parse_turn, play_turn, turn_string};
+use tetrarch_core::game::{OptionSpec, Seat};
+use tetrarch_core::handle::{AnyGame, GameError, Variant};
 use tetrarch_core::view::BoardView;
 use tetrarch_core::zobrist::splitmix64;
 
 use super::error::GuiError;
-use crate::options::check_value;
-use crate::GameVisitor;
-
-/// Rule options chosen for a game: (name as the game spells it, value).
-pub type OptionPairs = [(String, String)];
-
-/// The game's options for `variant` with `pairs` set on top of the
-/// defaults; an unknown option or a bad value is an error.
-fn options_of<G: Game>(variant: &str, pairs: &OptionPairs) -> Result<G::Options, GuiError> {
-    let mut o = G::default_options(variant);
-    let specs = G::option_specs(variant);
-    for (name, value) in pairs {
-        let spec = specs
-            .iter()
-            .find(|s| s.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| GuiError::NoSuchOption { name: name.clone(), variant: variant.into() })?;
-        let v = check_value(spec.name, &spec.kind, Some(value))?;
-        G::set_option(&mut o, spec.name, &v).map_err(|source| GuiError::Option { name: spec.name, source })?;
-    }
-    Ok(o)
-}
-
-/// Checks rule options for a variant; returns them with the game's
-/// spelling of each name and the canonical value, in the game's order.
-pub struct CheckOptions<'a> {
-    /// The options chosen.
-    pub options: &'a OptionPairs,
-}
-
-impl GameVisitor for CheckOptions<'_> {
-    type Output = Result<Vec<(String, String)>, GuiError>;
-    fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
-        options_of::<G>(variant, self.options)?;
-        let mut out = Vec::new();
-        for spec in G::option_specs(variant) {
-            if let Some((_, v)) = self.options.iter().rev().find(|(n, _)| n.eq_ignore_ascii_case(spec.name)) {
-                // (options_of checked every value.)
-                let v = check_value(spec.name, &spec.kind, Some(v))?;
-                if v != default_value(&spec.kind) {
-                    out.push((spec.name.to_string(), v));
-                }
-            }
-        }
-        Ok(out)
-    }
-}
-
-/// The default value of an option kind, as `setoption` writes it.
-pub fn default_value(kind: &OptionKind) -> String {
-    match kind {
-        OptionKind::Check(d) => d.to_string(),
-        OptionKind::Spin { default, .. } => default.to_string(),
-        OptionKind::Combo(v) => v.first().copied().unwrap_or("").to_string(),
-    }
-}
-
-/// Whether setting `spec` away from its default only changes how the engine
-/// writes turns (a dialect, e.g. teamchess `Notation`): such options are
-/// not rule options and the GUI leaves them out.
-fn changes_notation<G: Game>(variant: &str, spec: &OptionSpec) -> bool {
-    let values: Vec<String> = match &spec.kind {
-        OptionKind::Check(d) => vec![(!d).to_string()],
-        OptionKind::Combo(v) => v.iter().skip(1).map(|s| s.to_string()).collect(),
-        OptionKind::Spin { .. } => Vec::new(),
-    };
-    let g = G::startpos(&G::default_options(variant));
-    let mut list = G::Actions::default();
-    g.legal_actions(&mut list);
-    let Some(&a) = list.first() else { return false };
-    values.iter().any(|v| {
-        let mut o = G::default_options(variant);
-        G::set_option(&mut o, spec.name, v).is_ok() && g.dialect_turn(&o, &[a]).is_some()
-    })
-}
-
-/// How a game starts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Start {
-    /// The start position.
-    Startpos,
-    /// A position string.
-    Fen(String),
-    /// One set-up token per seat.
-    Setup(Vec<String>),
-}
-
-impl Start {
-    /// The words after `position` (before `moves`).
-    pub fn protocol(&self) -> String {
-        match self {
-            Start::Startpos => "startpos".into(),
-            Start::Fen(s) => format!("fen {s}"),
-            Start::Setup(t) => format!("setup {}", t.join(" ")),
-        }
-    }
-}
+pub use tetrarch_core::handle::{OptionPairs, Start, ACTIONS_LISTED};
+pub use tetrarch_core::options::default_value;
 
 /// Facts about a variant.
 #[derive(Clone, Debug)]
@@ -126,91 +34,26 @@ pub struct Facts {
     /// Whether every seat plays for itself with more than two seats (the
     /// engine's `Strategy` option applies).
     pub ffa: bool,
-    /// The rule options (`setoption`) the page offers.
+    /// The rule options (`setoption`) the page offers: the variant's
+    /// options but those that only change how turns are written.
     pub options: Vec<OptionSpec>,
 }
 
-/// The variant's facts.
-pub struct FactsOf;
-impl GameVisitor for FactsOf {
-    type Output = Facts;
-    fn visit<G: Game>(self, variant: &'static str) -> Facts {
-        let opts = G::default_options(variant);
-        let g = G::startpos(&opts);
+impl Facts {
+    /// The facts of `variant` (from its start position).
+    pub fn of(variant: Variant) -> Facts {
+        let g = AnyGame::startpos(variant);
         Facts {
             seats: g.seats(),
             names: (0..g.seats()).map(|s| g.seat_name(s)).collect(),
-            setup: G::propose_setup(&opts, 0, 1).is_some(),
-            board: g.board_view().is_some(),
-            record: G::write_record(&g, &[]).is_some(),
+            setup: g.has_setup(),
+            board: g.board().is_some(),
+            record: g.has_record(),
             sides: (0..g.seats()).map(|s| g.side_of(s)).collect(),
-            ffa: crate::session::is_free_for_all(&g),
-            options: G::option_specs(variant).into_iter().filter(|s| !changes_notation::<G>(variant, s)).collect(),
+            ffa: g.free_for_all(),
+            options: g.rule_options(),
         }
     }
-}
-
-fn start_position<G: Game>(opts: &G::Options, start: &Start) -> Result<G, GuiError> {
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match start {
-        Start::Startpos => Ok(G::startpos(opts)),
-        Start::Fen(s) => G::from_position_string(s, opts).map_err(GuiError::InvalidPosition),
-        Start::Setup(t) => from_setup::<G>(t, opts),
-    }));
-    r.unwrap_or(Err(GuiError::PositionParserFailed))
-}
-
-fn from_setup<G: Game>(tokens: &[String], opts: &G::Options) -> Result<G, GuiError> {
-    let t: Vec<&str> = tokens.iter().map(String::as_str).collect();
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| G::from_setup(&t, opts)));
-    match r {
-        Ok(r) => r.map_err(GuiError::InvalidSetup),
-        Err(_) => Err(GuiError::SetupParserFailed),
-    }
-}
-
-/// A game replayed: start, current position, history keys.
-struct Replayed<G: Game> {
-    start: G,
-    pos: G,
-    history: Vec<u64>,
-    /// The position before the last turn and that turn's actions.
-    last: Option<(G, Vec<G::Action>)>,
-}
-
-fn replay<G: Game>(variant: &str, options: &OptionPairs, start: &Start, turns: &[String]) -> Result<Replayed<G>, GuiError> {
-    let opts = options_of::<G>(variant, options)?;
-    let s = start_position::<G>(&opts, start)?;
-    let mut pos = s.clone();
-    let mut history = Vec::new();
-    let mut last = None;
-    for (i, t) in turns.iter().enumerate() {
-        if let Some(outcome) = pos.outcome().or_else(|| pos.history_outcome(&history)) {
-            return Err(GuiError::TurnAfterEnd { turn: i + 1, token: t.clone(), outcome });
-        }
-        let acts = parse_turn(&pos, t).map_err(|source| GuiError::Turn { turn: i + 1, token: t.clone(), source })?;
-        if pos.at_turn_start() {
-            history.push(pos.key());
-        }
-        let before = pos.clone();
-        play_turn(&mut pos, &acts);
-        last = Some((before, acts));
-    }
-    Ok(Replayed { start: s, pos, history, last })
-}
-
-/// The position after `turns` as the JSON fields of the GUI state
-/// (`board`, `position`, `to_move`, `result`, `text`, `last_cells`,
-/// `legal_actions`), or why the turns cannot be played.
-pub struct Snapshot<'a> {
-    /// The rule options.
-    pub options: &'a OptionPairs,
-    /// The start.
-    pub start: &'a Start,
-    /// The turns from it.
-    pub turns: &'a [String],
-    /// The seat that lost on time (the game ends there unless the rules
-    /// ended it already).
-    pub time_loss: Option<Seat>,
 }
 
 /// The position's fields of the GUI state (seats from 1).
@@ -230,7 +73,8 @@ pub struct Position {
     legal_actions: usize,
 }
 
-/// What [`Snapshot`] finds.
+/// The position of a game as the GUI state shows it ([`snapshot`]).
+#[derive(Clone, Debug)]
 pub struct SnapshotOut {
     /// The position's fields of the state.
     pub position: Position,
@@ -242,68 +86,34 @@ pub struct SnapshotOut {
     pub result: Option<String>,
 }
 
-impl GameVisitor for Snapshot<'_> {
-    type Output = Result<SnapshotOut, GuiError>;
-    fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
-        let r = replay::<G>(variant, self.options, self.start, self.turns)?;
-        let g = &r.pos;
-        let mut outcome = g.outcome().or_else(|| g.history_outcome(&r.history)).map(|o| o.to_string());
-        if let (None, Some(loser)) = (&outcome, self.time_loss) {
-            let mut w = String::from("win");
-            for s in (0..g.seats()).filter(|&s| g.side_of(s) != g.side_of(loser)) {
-                w.push_str(&format!(" {}", s + 1));
-            }
-            outcome = Some(w + " time");
+/// The fields of the GUI state for the position of `g` (`board`,
+/// `position`, `to_move`, `result`, `text`, `last_cells`,
+/// `legal_actions`); `time_loss`: the seat that lost on time (the game
+/// ends there unless the rules ended it already).
+pub fn snapshot(g: &AnyGame, time_loss: Option<Seat>) -> SnapshotOut {
+    let mut outcome = g.outcome().map(|o| o.to_string());
+    if let (None, Some(loser)) = (&outcome, time_loss) {
+        let mut w = String::from("win");
+        for s in (0..g.seats()).filter(|&s| g.side_of(s) != g.side_of(loser)) {
+            w.push_str(&format!(" {}", s + 1));
         }
-        // The search's list, not every legal action: the same but for
-        // Quadranj's unstacking chains of more than two links, of which a
-        // tall stack has millions (a 434 MB list on every state change,
-        // issue 26). A position with a legal action has one in it.
-        let mut list = G::Actions::default();
-        if outcome.is_none() {
-            g.search_actions(&mut list);
-        }
-        let over = outcome.is_some() || list.is_empty();
-        let result = outcome.or_else(|| over.then(|| "none (no legal action)".to_string()));
-        let mut cells = Vec::new();
-        if let Some((before, acts)) = &r.last {
-            let mut p = before.clone();
-            for &a in acts {
-                if !p.is_pass(a) {
-                    cells.extend(p.action_cells(a));
-                }
-                p.make(a);
-            }
-        }
-        let position = Position {
-            board: BoardJson::of(g, &r.history),
-            position: g.position_string(),
-            start_position: r.start.position_string(),
-            to_move: g.to_move() + 1,
-            over,
-            result: result.clone(),
-            text: g.render(),
-            last_cells: cells,
-            legal_actions: list.len(),
-        };
-        Ok(SnapshotOut { position, to_move: g.to_move(), over, result })
+        outcome = Some(w + " time");
     }
-}
-
-/// The legal actions after the first actions `prefix` of the current turn,
-/// as JSON: `{"prefix":[…],"board":…,"actions":[{"token","cells","ends_turn",
-/// "pass"}…],"idle":[{"cell","reason"}…]}`; `idle` gives, for the cells of
-/// the board where no listed action starts, the game's reason why what
-/// stands there cannot act (`Presentation::idle_reason`), where it has one.
-pub struct Actions<'a> {
-    /// The rule options.
-    pub options: &'a OptionPairs,
-    /// The start.
-    pub start: &'a Start,
-    /// The turns played.
-    pub turns: &'a [String],
-    /// Actions of the current turn already chosen.
-    pub prefix: &'a [String],
+    let legal_actions = if outcome.is_none() { g.search_action_count() } else { 0 };
+    let over = outcome.is_some() || legal_actions == 0;
+    let result = outcome.or_else(|| over.then(|| "none (no legal action)".to_string()));
+    let position = Position {
+        board: g.board().map(BoardJson::from),
+        position: g.position_string(),
+        start_position: g.start_position_string(),
+        to_move: g.to_move() + 1,
+        over,
+        result: result.clone(),
+        text: g.render(),
+        last_cells: g.last_turn_cells(),
+        legal_actions,
+    };
+    SnapshotOut { position, to_move: g.to_move(), over, result }
 }
 
 /// `/api/actions`.
@@ -332,133 +142,28 @@ struct ActionOut {
     pass: bool,
 }
 
-/// The most legal actions `/api/actions` lists in full.
-pub const ACTIONS_LISTED: usize = 50_000;
-
-impl GameVisitor for Actions<'_> {
-    type Output = Result<String, GuiError>;
-    fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
-        let r = replay::<G>(variant, self.options, self.start, self.turns)?;
-        let mut g = r.pos;
-        if g.outcome().or_else(|| g.history_outcome(&r.history)).is_some() {
-            return Err(GuiError::GameOver);
-        }
-        let mut list = G::Actions::default();
-        for (i, t) in self.prefix.iter().enumerate() {
-            if i > 0 && turn_done(&g) {
-                return Err(GuiError::ActionAfterTurn { index: i + 1, token: t.clone() });
-            }
-            let a = g.parse_action(t).map_err(|source| GuiError::Action { index: i + 1, token: t.clone(), source })?;
-            if !g.is_legal(a) {
-                return Err(GuiError::IllegalAction { index: i + 1, token: t.clone() });
-            }
-            g.make(a);
-        }
-        if !self.prefix.is_empty() && turn_done(&g) {
-            return Err(GuiError::TurnOver);
-        }
-        list.clear();
-        g.legal_actions(&mut list);
-        // A Quadranj tall stack has millions of unstacking chains: past
-        // ACTIONS_LISTED the page gets the search's list (the long chains
-        // left out, `partial`), and such a chain can still be typed.
-        let partial = list.len() > ACTIONS_LISTED;
-        if partial {
-            g.search_actions(&mut list);
-        }
-        let actions: Vec<ActionOut> = list
-            .iter()
-            .map(|&a| {
-                let pass = g.is_pass(a);
-                let ends_turn = pass || {
-                    let mut p = g.clone();
-                    p.make(a);
-                    turn_done(&p)
-                };
-                let cells = if pass { Vec::new() } else { g.action_cells(a) };
-                ActionOut { token: action_string(&g, a), cells, ends_turn, pass }
-            })
-            .collect();
-        let board = BoardJson::of(&g, &r.history);
-        let idle = idle_cells(&g, board.as_ref().map(|b| &b.view), &actions);
-        let out = ActionsOut { partial, prefix: self.prefix, board, actions, idle };
-        Ok(serde_json::to_string(&out).expect("the actions serialise"))
-    }
+/// The legal actions of `g` after the first actions `prefix` of the
+/// current turn, as JSON: `{"prefix":[…],"board":…,"actions":[{"token",
+/// "cells","ends_turn","pass"}…],"idle":[{"cell","reason"}…]}`; `idle`
+/// gives, for the cells of the board where no listed action starts, the
+/// game's reason why what stands there cannot act, where it has one.
+pub fn actions_json(g: &AnyGame, prefix: &[String]) -> Result<String, GuiError> {
+    let c = g.actions_after(prefix)?;
+    let out = ActionsOut {
+        partial: c.partial,
+        prefix,
+        board: c.board.map(BoardJson::from),
+        actions: c
+            .actions
+            .into_iter()
+            .map(|a| ActionOut { token: a.token, cells: a.cells, ends_turn: a.ends_turn, pass: a.pass })
+            .collect(),
+        idle: c.idle.into_iter().map(|(cell, reason)| Idle { cell, reason }).collect(),
+    };
+    Ok(serde_json::to_string(&out).expect("the actions serialise"))
 }
 
-/// The game's reasons why the pieces on the board's cells where no action
-/// of `actions` starts cannot act (a person clicked one: the page shows it).
-fn idle_cells<G: Game>(g: &G, view: Option<&BoardView>, actions: &[ActionOut]) -> Vec<Idle> {
-    let Some(view) = view else { return Vec::new() };
-    let starts: std::collections::HashSet<&str> = actions.iter().filter_map(|a| a.cells.first().map(String::as_str)).collect();
-    view.cells
-        .iter()
-        .filter(|c| !c.pieces.is_empty() && !starts.contains(c.name.as_str()))
-        .filter_map(|c| g.idle_reason(&c.name).map(|reason| Idle { cell: c.name.clone(), reason }))
-        .collect()
-}
-
-/// Checks a turn token against the position after `turns`; returns its
-/// canonical token.
-pub struct CheckTurn<'a> {
-    /// The rule options.
-    pub options: &'a OptionPairs,
-    /// The start.
-    pub start: &'a Start,
-    /// The turns played.
-    pub turns: &'a [String],
-    /// The turn to check.
-    pub turn: &'a str,
-}
-
-impl GameVisitor for CheckTurn<'_> {
-    type Output = Result<String, GuiError>;
-    fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
-        let r = replay::<G>(variant, self.options, self.start, self.turns)?;
-        if let Some(o) = r.pos.outcome().or_else(|| r.pos.history_outcome(&r.history)) {
-            return Err(GuiError::Over(o));
-        }
-        let acts = parse_turn(&r.pos, self.turn).map_err(|source| GuiError::BadTurn { token: self.turn.into(), source })?;
-        Ok(turn_string(&r.pos, &acts))
-    }
-}
-
-/// The seat to move after `turns` (`None`: the game is over there).
-pub struct Mover<'a> {
-    /// The rule options.
-    pub options: &'a OptionPairs,
-    /// The start.
-    pub start: &'a Start,
-    /// The turns played.
-    pub turns: &'a [String],
-}
-
-impl GameVisitor for Mover<'_> {
-    type Output = Result<Option<Seat>, GuiError>;
-    fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
-        let r = replay::<G>(variant, self.options, self.start, self.turns)?;
-        let over = r.pos.outcome().or_else(|| r.pos.history_outcome(&r.history)).is_some();
-        Ok((!over).then(|| r.pos.to_move()))
-    }
-}
-
-/// The cells of a line of turns played after `turns` (a hint, an engine
-/// line), for drawing it: per turn its seat and the cells of each of its
-/// actions. The line stops at its first token that is not a legal turn
-/// there (an engine line can run past the end of the game); no legal
-/// first turn is an error.
-pub struct LineCells<'a> {
-    /// The rule options.
-    pub options: &'a OptionPairs,
-    /// The start.
-    pub start: &'a Start,
-    /// The turns played.
-    pub turns: &'a [String],
-    /// The line's turn tokens.
-    pub line: &'a [String],
-}
-
-/// One turn of [`LineCells`]'s answer.
+/// One turn of a line's cells (`/api/cells`).
 #[derive(Debug, Serialize)]
 pub struct LineTurn {
     /// The turn's canonical token.
@@ -469,171 +174,125 @@ pub struct LineTurn {
     pub actions: Vec<Vec<String>>,
 }
 
-impl GameVisitor for LineCells<'_> {
-    type Output = Result<Vec<LineTurn>, GuiError>;
-    fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
-        let r = replay::<G>(variant, self.options, self.start, self.turns)?;
-        let mut pos = r.pos;
-        let mut out = Vec::new();
-        for t in self.line {
-            if pos.outcome().is_some() {
-                break;
-            }
-            let acts = match parse_turn(&pos, t) {
-                Ok(a) => a,
-                Err(source) if out.is_empty() => return Err(GuiError::BadTurn { token: t.clone(), source }),
-                Err(_) => break,
-            };
-            let (token, seat) = (turn_string(&pos, &acts), pos.to_move() + 1);
-            let mut actions = Vec::new();
-            for &a in &acts {
-                actions.push(if pos.is_pass(a) { Vec::new() } else { pos.action_cells(a) });
-                pos.make(a);
-            }
-            out.push(LineTurn { token, seat, actions });
-        }
-        Ok(out)
-    }
+/// The cells of a line of turns played from `g` (a hint, an engine line),
+/// for drawing it ([`GameOps::line_cells`](tetrarch_core::handle::GameOps::line_cells)).
+pub fn line_cells(g: &AnyGame, line: &[String]) -> Result<Vec<LineTurn>, GuiError> {
+    Ok(g.line_cells(line)?.into_iter().map(|t| LineTurn { token: t.token, seat: t.seat + 1, actions: t.actions }).collect())
 }
 
-/// The engine's proposal for a seat's set-up choice (`go setup`).
-pub struct Propose<'a> {
-    /// The rule options.
-    pub options: &'a OptionPairs,
-    /// 0-based seat.
-    pub seat: Seat,
-    /// Varies the proposal.
-    pub seed: u64,
-}
-
-impl GameVisitor for Propose<'_> {
-    type Output = Option<String>;
-    fn visit<G: Game>(self, variant: &'static str) -> Option<String> {
-        let opts = options_of::<G>(variant, self.options).ok()?;
-        G::propose_setup(&opts, self.seat, self.seed)
-    }
+/// The engine's proposal for a seat's set-up choice (`go setup`) under
+/// the rule options `options` (`None`: the variant has no set-up).
+pub fn propose(variant: Variant, options: &OptionPairs, seat: Seat, seed: u64) -> Option<String> {
+    AnyGame::new(variant, options, &Start::Startpos).ok()?.propose_setup(seat, seed)
 }
 
 /// What a person needs to choose a seat's set-up on the board, found with
-/// the game's own set-up functions (`propose_setup`, `from_setup`) and its
-/// board description, as JSON (see `docs/gui.md`, `/api/setup/place`):
+/// the game's own set-up functions (its proposals, and the handle started
+/// from set-up tokens) and its board description, as JSON (see
+/// `docs/gui.md`, `/api/setup/place`):
 ///
 /// - `place`: the seat's set-up token puts pieces on cells, one
 ///   `<kind>@<cell>` entry per piece joined by `,` (Quattuor Reges): the
-///   pieces in token order and the cells `from_setup` accepts for every
+///   pieces in token order and the cells the game accepts for every
 ///   piece;
 /// - `pick`: the token names one of the seat's pieces as `<cell>:<level>`
-///   (Quadranj's burglar): every choice `from_setup` accepts;
+///   (Quadranj's burglar): every choice the game accepts;
 /// - `token`: neither; the token is typed.
 ///
 /// The token given (or, without one, the engine's proposal) is checked
-/// with `from_setup` first; the other seats get `?` where the game accepts
-/// it, else the engine's proposals.
-pub struct SetupPlace<'a> {
-    /// The rule options.
-    pub options: &'a OptionPairs,
-    /// 0-based seat.
-    pub seat: Seat,
-    /// The seat's token to show, if any.
-    pub token: Option<&'a str>,
-    /// Varies the proposals.
-    pub seed: u64,
-}
-
-impl GameVisitor for SetupPlace<'_> {
-    type Output = Result<String, GuiError>;
-    fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
-        let opts = options_of::<G>(variant, self.options)?;
-        let n = G::startpos(&opts).seats();
-        let seat = self.seat;
-        if seat >= n {
-            return Err(GuiError::NoSuchSeat { seat: seat + 1, variant, seats: n });
-        }
-        let propose = |s: Seat| G::propose_setup(&opts, s, splitmix64(self.seed ^ (s as u64 + 1)));
-        let proposal = propose(seat).ok_or_else(|| GuiError::NoSetup { variant: variant.into() })?;
-        let own = match self.token.map(str::trim) {
-            Some(t) if !t.is_empty() => t.to_string(),
-            _ => proposal.clone(),
-        };
-        if own.contains(char::is_whitespace) {
-            return Err(GuiError::PlaceTokenSpaces);
-        }
-        // The other seats: `?` where the game accepts it (their choices are
-        // secret), else the engine's proposals.
-        let mut toks: Vec<String> = (0..n).map(|s| if s == seat { proposal.clone() } else { "?".into() }).collect();
-        if from_setup::<G>(&toks, &opts).is_err() {
-            for (s, t) in toks.iter_mut().enumerate() {
-                if s != seat {
-                    *t = propose(s).unwrap_or_default();
-                }
-            }
-        }
-        toks[seat] = own.clone();
-        let pos = from_setup::<G>(&toks, &opts)?;
-        let mut out = PlaceOut {
-            variant,
-            seat: seat + 1,
-            token: &own,
-            mode: "token",
-            board: None,
-            pieces: vec![],
-            cells: vec![],
-            choices: vec![],
-        };
-        let Some(mut view) = pos.board_view() else { return Ok(to_line(&out)) };
-        let board = |view: BoardView| BoardJson {
-            view,
-            to_move: pos.to_move(),
-            turn_start: pos.at_turn_start(),
-            result: None,
-            winners: vec![],
-        };
-        let mine = own_pieces(&view, seat);
-        let mut ok = |t: String| {
-            toks[seat] = t;
-            from_setup::<G>(&toks, &opts).is_ok()
-        };
-        if let Some(entries) = place_entries(&own, &mine) {
-            out.cells = place_cells(&view, &entries, &mut ok);
-            out.pieces = entries
-                .into_iter()
-                .map(|(kind, cell)| {
-                    let glyph = mine.iter().find(|m| m.kind == kind).map_or(String::new(), |m| m.glyph.clone());
-                    PlacePiece { kind, glyph, seat: seat + 1, cell }
-                })
-                .collect();
-            for c in &mut view.cells {
-                c.pieces.clear();
-            }
-            view.reserves.clear();
-            view.notes.clear();
-            out.mode = "place";
-            out.board = Some(board(view));
-            return Ok(to_line(&out));
-        }
-        // `pick`: the token names one of the seat's pieces as cell:level.
-        let mut choices = Vec::new();
-        if !own.contains(',') {
-            for m in &mine {
-                let token = format!("{}:{}", m.cell, m.level);
-                if ok(token.clone()) {
-                    choices.push(Choice {
-                        token,
-                        cell: m.cell.clone(),
-                        level: m.level,
-                        kind: m.kind.clone(),
-                        glyph: m.glyph.clone(),
-                    });
-                }
-            }
-        }
-        if choices.iter().any(|x| x.token == own) {
-            out.mode = "pick";
-            out.choices = choices;
-        }
-        out.board = Some(board(view));
-        Ok(to_line(&out))
+/// first; the other seats get `?` where the game accepts it, else the
+/// engine's proposals. `seat` is 0-based.
+pub fn setup_place(
+    variant: Variant,
+    options: &OptionPairs,
+    seat: Seat,
+    token: Option<&str>,
+    seed: u64,
+) -> Result<String, GuiError> {
+    let start = AnyGame::new(variant, options, &Start::Startpos)?;
+    start.check_seat(seat)?;
+    let n = start.seats();
+    let propose = |s: Seat| start.propose_setup(s, splitmix64(seed ^ (s as u64 + 1)));
+    let proposal = propose(seat).ok_or(GameError::NoSetup { variant: variant.name() })?;
+    let own = match token.map(str::trim) {
+        Some(t) if !t.is_empty() => t.to_string(),
+        _ => proposal.clone(),
+    };
+    if own.contains(char::is_whitespace) {
+        return Err(GuiError::PlaceTokenSpaces);
     }
+    let from_setup = |toks: &[String]| AnyGame::new(variant, options, &Start::Setup(toks.to_vec()));
+    // The other seats: `?` where the game accepts it (their choices are
+    // secret), else the engine's proposals.
+    let mut toks: Vec<String> = (0..n).map(|s| if s == seat { proposal.clone() } else { "?".into() }).collect();
+    if from_setup(&toks).is_err() {
+        for (s, t) in toks.iter_mut().enumerate() {
+            if s != seat {
+                *t = propose(s).unwrap_or_default();
+            }
+        }
+    }
+    toks[seat] = own.clone();
+    let pos = from_setup(&toks)?;
+    let mut out = PlaceOut {
+        variant: variant.name(),
+        seat: seat + 1,
+        token: &own,
+        mode: "token",
+        board: None,
+        pieces: vec![],
+        cells: vec![],
+        choices: vec![],
+    };
+    let Some(state) = pos.board() else { return Ok(to_line(&out)) };
+    let mut view = state.view.clone();
+    let board =
+        |view: BoardView| BoardJson { view, to_move: state.to_move, turn_start: state.turn_start, result: None, winners: vec![] };
+    let mine = own_pieces(&view, seat);
+    let mut ok = |t: String| {
+        toks[seat] = t;
+        from_setup(&toks).is_ok()
+    };
+    if let Some(entries) = place_entries(&own, &mine) {
+        out.cells = place_cells(&view, &entries, &mut ok);
+        out.pieces = entries
+            .into_iter()
+            .map(|(kind, cell)| {
+                let glyph = mine.iter().find(|m| m.kind == kind).map_or(String::new(), |m| m.glyph.clone());
+                PlacePiece { kind, glyph, seat: seat + 1, cell }
+            })
+            .collect();
+        for c in &mut view.cells {
+            c.pieces.clear();
+        }
+        view.reserves.clear();
+        view.notes.clear();
+        out.mode = "place";
+        out.board = Some(board(view));
+        return Ok(to_line(&out));
+    }
+    // `pick`: the token names one of the seat's pieces as cell:level.
+    let mut choices = Vec::new();
+    if !own.contains(',') {
+        for m in &mine {
+            let token = format!("{}:{}", m.cell, m.level);
+            if ok(token.clone()) {
+                choices.push(Choice {
+                    token,
+                    cell: m.cell.clone(),
+                    level: m.level,
+                    kind: m.kind.clone(),
+                    glyph: m.glyph.clone(),
+                });
+            }
+        }
+    }
+    if choices.iter().any(|x| x.token == own) {
+        out.mode = "pick";
+        out.choices = choices;
+    }
+    out.board = Some(board(view));
+    Ok(to_line(&out))
 }
 
 /// `/api/setup/place` (docs/gui.md).
@@ -731,25 +390,4 @@ fn place_cells(view: &BoardView, entries: &[(String, String)], ok: &mut impl FnM
         }
     }
     cells
-}
-
-/// The game in the variant's record format (PGN4 for `teamchess`).
-pub struct Record<'a> {
-    /// The rule options.
-    pub options: &'a OptionPairs,
-    /// The start.
-    pub start: &'a Start,
-    /// The turns played.
-    pub turns: &'a [String],
-}
-
-impl GameVisitor for Record<'_> {
-    type Output = Result<String, GuiError>;
-    fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
-        let r = replay::<G>(variant, self.options, self.start, self.turns)?;
-        match G::write_record(&r.start, self.turns) {
-            None => Err(GuiError::NoRecordFormat { variant }),
-            Some(res) => res.map_err(GuiError::Record),
-        }
-    }
 }

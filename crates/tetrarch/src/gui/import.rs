@@ -13,10 +13,10 @@ use std::fmt;
 use serde::Deserialize;
 
 use super::error::GuiError;
-use super::game_queries::FactsOf;
+use super::game_queries::Facts;
 use super::http::Request;
-use crate::{variants, with_variant, GameVisitor};
-use tetrarch_core::game::{Game, PositionError};
+use tetrarch_core::game::PositionError;
+use tetrarch_core::handle::{AnyGame, Variant};
 
 /// The longest text imported, in bytes (256 KiB: a PGN4 of a long game is
 /// some 10 KB). The HTTP server refuses bodies over 1 MiB
@@ -231,9 +231,10 @@ fn reading(req: &Request, text: &str, kind: Kind, current: &'static str) -> Resu
                 }
                 Some(("setup", toks)) => {
                     let toks: Vec<&str> = toks.split_whitespace().collect();
-                    if let Some((v, f)) = known(&r.variant).and_then(|v| Some((v, with_variant(v, FactsOf)?))) {
-                        if toks.len() != f.seats {
-                            return Err(ImportError::SetupCount { given: toks.len(), variant: v, seats: f.seats });
+                    if let Some(v) = Variant::from_name_ignore_case(&r.variant) {
+                        let seats = Facts::of(v).seats;
+                        if toks.len() != seats {
+                            return Err(ImportError::SetupCount { given: toks.len(), variant: v.name(), seats });
                         }
                     }
                     p.push(("start".into(), "setup".into()));
@@ -247,8 +248,9 @@ fn reading(req: &Request, text: &str, kind: Kind, current: &'static str) -> Resu
             r.variant
         }
         Kind::Pgn4 => {
-            let read = with_variant(PGN4_VARIANT, ReadRecord { text }).flatten();
-            let (start, startpos, turns) = read.ok_or(ImportError::NoPgn4Reader)?.map_err(ImportError::Pgn4)?;
+            let game = Variant::from_name(PGN4_VARIANT).map(AnyGame::startpos).ok_or(ImportError::NoPgn4Reader)?;
+            let startpos = game.position_string();
+            let (start, turns) = game.read_record(text).ok_or(ImportError::NoPgn4Reader)?.map_err(ImportError::Pgn4)?;
             if start != startpos {
                 p.push(("start".into(), "fen".into()));
                 p.push(("fen".into(), start));
@@ -262,11 +264,6 @@ fn reading(req: &Request, text: &str, kind: Kind, current: &'static str) -> Resu
     Ok(Request { method: "POST".into(), path: "/api/new".into(), params: p, headers: vec![] })
 }
 
-/// The variant of that name (any case), if known.
-fn known(name: &str) -> Option<&'static str> {
-    variants().into_iter().find(|v| v.eq_ignore_ascii_case(name))
-}
-
 /// Who plays the imported game: the `players` given, if they were chosen
 /// for its variant (no `variant` given, or the same); else every seat
 /// `human`, so that a person can study the game.
@@ -275,26 +272,9 @@ fn players(req: &Request, chosen: Option<&str>, variant: &str) -> String {
     match given {
         Some(p) if chosen.is_none_or(|c| c.eq_ignore_ascii_case(variant)) => p.to_string(),
         _ => {
-            let seats = known(variant).and_then(|v| with_variant(v, FactsOf)).map_or(1, |f| f.seats);
+            let seats = Variant::from_name_ignore_case(variant).map_or(1, |v| Facts::of(v).seats);
             vec!["human"; seats].join(",")
         }
-    }
-}
-
-/// Reads a text in the variant's record format: the start position's
-/// string, the variant's start position's string and the turns (`None`:
-/// the variant has no record format).
-struct ReadRecord<'a> {
-    text: &'a str,
-}
-
-impl GameVisitor for ReadRecord<'_> {
-    type Output = Option<Result<(String, String, Vec<String>), PositionError>>;
-    fn visit<G: Game>(self, variant: &'static str) -> Self::Output {
-        let opts = G::default_options(variant);
-        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| G::read_record(self.text, &opts)))
-            .unwrap_or_else(|_| Some(Err(PositionError::field("PGN4", "the reader failed"))))?;
-        Some(read.map(|(start, turns)| (start.position_string(), G::startpos(&opts).position_string(), turns)))
     }
 }
 
@@ -369,7 +349,7 @@ mod tests {
     /// What an import must not change.
     fn fingerprint(g: &Gui) -> (u64, u64, &'static str, Vec<String>, Vec<String>, bool) {
         let players = g.players.iter().map(|p| p.word()).collect();
-        (g.version, g.game, g.variant, g.turns.clone(), players, g.paused)
+        (g.version, g.game, g.variant.name(), g.turns().to_vec(), players, g.paused)
     }
 
     /// The refusal of `params`: a 400 whose message contains every one of
@@ -414,7 +394,7 @@ mod tests {
         assert_eq!(s, 200, "{b}");
         assert_eq!((str_of(&b, "variant"), b["turns"].clone()), ("fourchess", serde_json::json!(["e2e3"])));
         assert_eq!(b["players"], serde_json::json!(["human", "engine:500", "human", "human"]));
-        assert!(g.turns == ["e2e3"]);
+        assert!(g.turns() == ["e2e3"]);
     }
 
     #[test]
@@ -566,7 +546,7 @@ mod tests {
         refused(&mut g, &[("text", "e2e3"), ("players", "human,robot,human,human")], &["`robot`"]);
         let long = "e2e3 ".repeat(MAX_TEXT / 5 + 1);
         refused(&mut g, &[("text", &long)], &["more than 262144"]);
-        assert_eq!(g.turns, ["e2e3"]);
+        assert_eq!(g.turns(), ["e2e3"]);
         // Only POST.
         assert_eq!(call(&mut g, "GET", "/api/import", &[("text", "e2e3")]).0, 405);
     }

@@ -8,13 +8,13 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Serialize, Serializer};
 
 use super::clock::Clock;
-use super::game_queries::{self, FactsOf};
+use super::game_queries::{self, Facts};
 use super::scorer::{Eval, EvalPoint};
 use super::state::Gui;
 use super::thinking::Thinking;
 use crate::options::strategies;
-use crate::{variants, with_variant};
 use tetrarch_core::game::OptionKind;
+use tetrarch_core::handle::Variant;
 
 /// Pairs of strings as a JSON object, in order.
 pub(super) struct StrMap<'a>(Vec<(&'a str, &'a str)>);
@@ -182,16 +182,17 @@ impl OptionOut {
     }
 }
 
-/// `/api/variants`: every variant with its seats and options.
+/// `/api/variants`: every variant of the game registry with its seats and
+/// options.
 pub(super) fn variants_json() -> String {
     #[derive(Serialize)]
     struct Variants {
         variants: Vec<VariantOut>,
     }
-    let variants = variants()
+    let variants = Variant::all()
         .into_iter()
-        .map(|v| {
-            let f = with_variant(v, FactsOf).expect("known");
+        .map(|variant| {
+            let (v, f) = (variant.name(), Facts::of(variant));
             let strategy = f.ffa.then(|| OptionOut::new("Strategy", &OptionKind::Combo(strategies(v)), true));
             let options = f.options.iter().map(|o| OptionOut::new(o.name, &o.kind, false)).chain(strategy).collect();
             let levels = levels_out(v);
@@ -255,7 +256,7 @@ impl Gui {
         let hint = self
             .hint
             .as_ref()
-            .filter(|h| h.turns == self.turns.len() && self.mover() == Some(h.seat))
+            .filter(|h| h.turns == self.turns().len() && self.mover() == Some(h.seat))
             .map(|h| HintOut { seat: h.seat + 1, turn: &h.turn });
         let evals = self
             .evals
@@ -268,11 +269,11 @@ impl Gui {
         to_json(&StateOut {
             game: self.game,
             version: self.version,
-            variant: self.variant,
+            variant: self.variant.name(),
             start: self.start.protocol(),
             seat_names: &self.facts.names,
             players: self.players.iter().map(|p| p.word()).collect(),
-            turns: &self.turns,
+            turns: self.turns(),
             paused: self.paused,
             has_record: self.facts.record,
             has_setup: self.facts.setup,
@@ -309,10 +310,10 @@ impl Gui {
         };
         let mut line = to_json(&RecordOut {
             game: self.game,
-            variant: self.variant,
+            variant: self.variant.name(),
             start: self.start.protocol(),
             seats: self.players.iter().map(|p| p.word()).collect(),
-            turns: &self.turns,
+            turns: self.turns(),
             times_ms: &self.times_ms,
             scores: self
                 .scores

@@ -1,7 +1,8 @@
 //! `tetrarch gui`: a page to play and analyse every variant in a browser,
 //! served on 127.0.0.1 by a tiny HTTP server ([`http`]) with everything
 //! embedded in the binary. The server is the referee: it keeps the game
-//! (start and turn tokens), asks the rules for legal actions
+//! as the core's typed handle ([`AnyGame`](tetrarch_core::handle::AnyGame):
+//! the start, the turns played, the position), asks it for legal actions
 //! ([`game_queries`]) and drives an in-process [`Engine`](crate::Engine)
 //! through the protocol for the engine seats and for analysis.
 //! `docs/gui.md` describes the HTTP API.
@@ -27,8 +28,8 @@
 //! - `scorer.rs`: the score graph's quick searches, by a second small
 //!   engine, of the turns no engine seat scored;
 //! - `json.rs`: the serde types of the answers (state, record, variants);
-//! - `game_queries.rs`: the questions asked of the variant's rules
-//!   (snapshot, legal actions, set-ups, records);
+//! - `game_queries.rs`: the questions asked of the game's handle, as the
+//!   page's JSON (the variant's facts, snapshot, legal actions, set-ups);
 //! - `player.rs`, `clock.rs`: [`Player`] and [`Clock`], as requests spell
 //!   them;
 //! - `error.rs`: [`GuiError`], why a request is refused or the server does

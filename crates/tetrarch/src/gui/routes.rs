@@ -6,10 +6,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 
-use super::error::GuiError;
-use super::game_queries::{
-    Actions, CheckTurn, FactsOf, LineCells, LineTurn, Position, Propose, Record, SetupPlace, Snapshot, Start,
-};
+use super::game_queries::{actions_json, line_cells, propose, setup_place, snapshot, Facts, LineTurn, Position};
 use super::http::{Request, Response};
 use super::import;
 use super::json::{to_json, variants_json};
@@ -17,7 +14,7 @@ use super::player::Player;
 use super::scorer::Eval;
 use super::state::{parse_options, Gui, Search};
 use super::thinking::MAX_LINES;
-use crate::{variants, with_variant};
+use tetrarch_core::handle::{AnyGame, GameError, Variant};
 
 impl Gui {
     /// `/api/actions`: what to list, or the error.
@@ -27,13 +24,7 @@ impl Gui {
         }
         let prefix: Vec<String> =
             req.param("prefix").unwrap_or("").split(',').filter(|s| !s.is_empty()).map(str::to_owned).collect();
-        Ok(ActionsJob {
-            variant: self.variant,
-            options: self.options.clone(),
-            start: self.start.clone(),
-            turns: self.turns.clone(),
-            prefix,
-        })
+        Ok(ActionsJob { game: self.played.clone(), prefix })
     }
 
     /// Answers one API request, one function per route; a known path with
@@ -62,7 +53,7 @@ impl Gui {
             ("/api/at", false) => self.api_at(req),
             ("/api/cells", false) => self.api_cells(req),
             ("/api/branch", true) => self.api_branch(req),
-            ("/api/rules", false) => api_rules(req.param("variant").unwrap_or(self.variant)),
+            ("/api/rules", false) => api_rules(req.param("variant").unwrap_or(self.variant.name())),
             ("/api/import", true) => self.api_import(req),
             (
                 "/api/state" | "/api/board" | "/api/variants" | "/api/actions" | "/api/setup" | "/api/setup/place"
@@ -93,16 +84,14 @@ impl Gui {
 
     /// `GET /api/setup`: the engine's proposal for a seat's set-up.
     pub(super) fn api_setup(&self, req: &Request) -> Response {
-        let variant = req.param("variant").unwrap_or(self.variant);
+        let name = req.param("variant").unwrap_or(self.variant.name());
         let Some(seat) = seat_param(req) else { return bad("bad seat") };
         let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
-        match with_variant(variant, FactsOf) {
-            None => bad(format!("unknown variant `{variant}`")),
-            Some(f) if seat >= f.seats => bad(format!("seat {} does not exist", seat + 1)),
-            Some(f) => match parse_options(req, variant, &f).and_then(|(o, _)| {
-                with_variant(variant, Propose { options: &o, seat, seed })
-                    .flatten()
-                    .ok_or_else(|| GuiError::NoSetup { variant: variant.into() })
+        match Variant::from_name(name).map(|v| (v, Facts::of(v))) {
+            None => bad(format!("unknown variant `{name}`")),
+            Some((_, f)) if seat >= f.seats => bad(format!("seat {} does not exist", seat + 1)),
+            Some((variant, f)) => match parse_options(req, variant, &f).and_then(|(o, _)| {
+                propose(variant, &o, seat, seed).ok_or_else(|| GameError::NoSetup { variant: variant.name() }.into())
             }) {
                 Ok(token) => {
                     #[derive(Serialize)]
@@ -118,16 +107,16 @@ impl Gui {
 
     /// `GET /api/setup/place`: what a person needs to place a set-up.
     pub(super) fn api_setup_place(&self, req: &Request) -> Response {
-        let name = req.param("variant").unwrap_or(self.variant);
-        let Some(variant) = variants().into_iter().find(|v| v.eq_ignore_ascii_case(name)) else {
+        let name = req.param("variant").unwrap_or(self.variant.name());
+        let Some(variant) = Variant::from_name_ignore_case(name) else {
             return bad(format!("unknown variant `{name}`"));
         };
         let Some(seat) = seat_param(req) else { return bad("bad seat") };
         let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
-        let facts = with_variant(variant, FactsOf).expect("known");
+        let facts = Facts::of(variant);
         let r = parse_options(req, variant, &facts).and_then(|(o, _)| {
             let token = req.param("token");
-            with_variant(variant, SetupPlace { options: &o, seat, token, seed }).expect("known")
+            setup_place(variant, &o, seat, token, seed)
         });
         match r {
             Ok(j) => Response::json(200, j),
@@ -148,8 +137,8 @@ impl Gui {
 
     /// `GET /api/record.pgn4`: the game in the variant's record format.
     pub(super) fn api_record_pgn4(&self) -> Response {
-        match with_variant(self.variant, Record { options: &self.options, start: &self.start, turns: &self.turns }) {
-            Some(Ok(text)) => Response {
+        match self.played.write_record() {
+            Ok(text) => Response {
                 status: 200,
                 content_type: "text/plain; charset=utf-8",
                 headers: vec![(
@@ -158,8 +147,7 @@ impl Gui {
                 )],
                 body: text.into_bytes(),
             },
-            Some(Err(e)) => bad(e),
-            None => bad("unknown variant"),
+            Err(e) => bad(e),
         }
     }
 
@@ -179,7 +167,7 @@ impl Gui {
     /// amounts to; for `auto` text that may be turns or a position string,
     /// turns first. An error changes nothing.
     pub(super) fn api_import(&mut self, req: &Request) -> Response {
-        let candidates = match import::candidates(req, self.variant) {
+        let candidates = match import::candidates(req, self.variant.name()) {
             Ok(c) => c,
             Err(e) => return bad(e),
         };
@@ -187,7 +175,7 @@ impl Gui {
         for c in candidates {
             match self.new_game(&c.request) {
                 Ok(()) => {
-                    let n = self.turns.len();
+                    let n = self.turns().len();
                     self.message = format!("imported ({}): {}, {n} turn{}", c.kind, self.variant, if n == 1 { "" } else { "s" });
                     self.tick();
                     return self.ok();
@@ -213,14 +201,13 @@ impl Gui {
         if self.players.get(to_move) != Some(&Player::Human) {
             return Response::error(409, "it is an engine seat's turn");
         }
-        let check = CheckTurn { options: &self.options, start: &self.start, turns: &self.turns, turn };
-        match with_variant(self.variant, check) {
-            Some(Ok(t)) => {
+        match self.played.check_turn(turn) {
+            Ok(t) => {
                 self.halt();
                 if !self.clock_turn(to_move) {
                     return bad(format!("too late: {}", self.message));
                 }
-                self.turns.push(t.clone());
+                self.played.play(&t).expect("a turn just checked");
                 self.times_ms.push(None);
                 self.scores.push(None);
                 self.evals.push(Eval::Pending);
@@ -229,23 +216,22 @@ impl Gui {
                 self.tick();
                 self.ok()
             }
-            Some(Err(e)) => bad(e),
-            None => bad("unknown variant"),
+            Err(e) => bad(e),
         }
     }
 
     /// `POST /api/undo`: takes back turns up to a person's (or one turn
     /// when every seat is an engine).
     pub(super) fn api_undo(&mut self) -> Response {
-        if self.turns.is_empty() {
+        if self.turns().is_empty() {
             return bad("nothing to undo");
         }
         let every_seat_an_engine = self.players.iter().all(|p| *p != Player::Human);
         loop {
-            self.cut_to(self.turns.len() - 1);
+            self.cut_to(self.turns().len() - 1);
             let to_move = self.snap.as_ref().map_or(0, |s| s.to_move);
             let human = self.players.get(to_move) == Some(&Player::Human);
-            if self.turns.is_empty() || human || every_seat_an_engine {
+            if self.turns().is_empty() || human || every_seat_an_engine {
                 break;
             }
         }
@@ -308,7 +294,7 @@ impl Gui {
         self.set_skill(crate::options::SKILL_FULL);
         self.set_multipv(lines);
         self.new_report(self.mover().unwrap_or(0));
-        self.search = Some(Search { seat: None, started: Instant::now(), turns: self.turns.len(), hint: false });
+        self.search = Some(Search { seat: None, started: Instant::now(), turns: self.turns().len(), hint: false });
         self.send("go infinite");
         self.version += 1;
         self.ok()
@@ -337,7 +323,7 @@ impl Gui {
         self.set_multipv(1);
         self.new_report(seat);
         self.hint = None;
-        self.search = Some(Search { seat: Some(seat), started: Instant::now(), turns: self.turns.len(), hint: true });
+        self.search = Some(Search { seat: Some(seat), started: Instant::now(), turns: self.turns().len(), hint: true });
         self.send(&format!("go movetime {ms}"));
         self.version += 1;
         self.ok()
@@ -346,32 +332,26 @@ impl Gui {
     /// `GET /api/at?turn=k`: the position after the game's first `k` turns
     /// (browsing; the game does not change).
     pub(super) fn api_at(&self, req: &Request) -> Response {
-        let k = match turn_param(req, self.turns.len()) {
+        let k = match turn_param(req, self.turns().len()) {
             Ok(k) => k,
             Err(r) => return r,
         };
-        let time_loss = if k == self.turns.len() { self.time_loss } else { None };
-        let snap = Snapshot { options: &self.options, start: &self.start, turns: &self.turns[..k], time_loss };
-        match with_variant(self.variant, snap) {
-            Some(Ok(s)) => {
-                #[derive(Serialize)]
-                struct At<'a> {
-                    turn: usize,
-                    #[serde(flatten)]
-                    position: &'a Position,
-                }
-                Response::json(200, to_json(&At { turn: k, position: &s.position }))
-            }
-            Some(Err(e)) => bad(e),
-            None => bad("unknown variant"),
+        let time_loss = if k == self.turns().len() { self.time_loss } else { None };
+        let s = snapshot(&self.played.at(k), time_loss);
+        #[derive(Serialize)]
+        struct At<'a> {
+            turn: usize,
+            #[serde(flatten)]
+            position: &'a Position,
         }
+        Response::json(200, to_json(&At { turn: k, position: &s.position }))
     }
 
     /// `GET /api/cells?line=t1 t2 …&turn=k`: the cells of a line of turns
     /// played after the game's first `k` turns (default: all), to draw a
     /// hint or an engine line.
     pub(super) fn api_cells(&self, req: &Request) -> Response {
-        let k = match turn_param(req, self.turns.len()) {
+        let k = match turn_param(req, self.turns().len()) {
             Ok(k) => k,
             Err(r) => return r,
         };
@@ -379,28 +359,26 @@ impl Gui {
         if line.is_empty() {
             return bad("line: no turn given");
         }
-        let q = LineCells { options: &self.options, start: &self.start, turns: &self.turns[..k], line: &line };
-        match with_variant(self.variant, q) {
-            Some(Ok(turns)) => {
+        match line_cells(&self.played.at(k), &line) {
+            Ok(turns) => {
                 #[derive(Serialize)]
                 struct Cells {
                     turns: Vec<LineTurn>,
                 }
                 Response::json(200, to_json(&Cells { turns }))
             }
-            Some(Err(e)) => bad(e),
-            None => bad("unknown variant"),
+            Err(e) => bad(e),
         }
     }
 
     /// `POST /api/branch?turn=k`: the game goes on from the position after
     /// its first `k` turns (a new line: the later turns are dropped).
     pub(super) fn api_branch(&mut self, req: &Request) -> Response {
-        let k = match turn_param(req, self.turns.len()) {
+        let k = match turn_param(req, self.turns().len()) {
             Ok(k) => k,
             Err(r) => return r,
         };
-        let dropped = self.turns.len() - k;
+        let dropped = self.turns().len() - k;
         if dropped == 0 {
             return bad("that is the game's last position: nothing to drop");
         }
@@ -458,20 +436,15 @@ pub(super) fn seat_param(req: &Request) -> Option<usize> {
 /// What `/api/actions` needs, copied out of the game so that the listing
 /// runs without its lock.
 pub(crate) struct ActionsJob {
-    variant: &'static str,
-    options: Vec<(String, String)>,
-    start: Start,
-    turns: Vec<String>,
+    game: AnyGame,
     prefix: Vec<String>,
 }
 
 impl ActionsJob {
     pub(super) fn run(&self) -> Response {
-        let a = Actions { options: &self.options, start: &self.start, turns: &self.turns, prefix: &self.prefix };
-        match with_variant(self.variant, a) {
-            Some(Ok(j)) => Response::json(200, j),
-            Some(Err(e)) => bad(e),
-            None => Response::error(400, "unknown variant"),
+        match actions_json(&self.game, &self.prefix) {
+            Ok(j) => Response::json(200, j),
+            Err(e) => bad(e),
         }
     }
 }

@@ -7,15 +7,16 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use super::clock::Clock;
 use super::error::GuiError;
-use super::game_queries::{self, CheckOptions, Facts, FactsOf, Propose, Snapshot, Start};
+use super::game_queries::{self, propose, snapshot, Facts, Start};
 use super::http::Request;
 use super::player::Player;
 use super::scorer::{Eval, Scorer};
 use super::thinking::Thinking;
 use crate::options::{check_value, Settings, STRATEGIES};
 use crate::out::Captured;
-use crate::{variants, with_variant, Engine, Out};
+use crate::{Engine, Out};
 use tetrarch_core::game::OptionKind;
+use tetrarch_core::handle::{AnyGame, GameError, Variant};
 
 /// A running engine search.
 pub(super) struct Search {
@@ -41,7 +42,7 @@ pub(super) struct Hint {
 
 /// The game the page shows, and the engine.
 pub(super) struct Gui {
-    pub(super) variant: &'static str,
+    pub(super) variant: Variant,
     pub(super) facts: Facts,
     /// The rule options that differ from the defaults (game spelling,
     /// canonical values).
@@ -61,7 +62,8 @@ pub(super) struct Gui {
     /// The seat whose clock ran out.
     pub(super) time_loss: Option<usize>,
     pub(super) start: Start,
-    pub(super) turns: Vec<String>,
+    /// The game: its start, the turns played and the position now.
+    pub(super) played: AnyGame,
     pub(super) times_ms: Vec<Option<u64>>,
     pub(super) scores: Vec<Option<String>>,
     /// The score graph: what is known of the position after each turn.
@@ -93,16 +95,19 @@ pub(super) struct Gui {
 }
 
 impl Gui {
-    pub(super) fn new(variant: &'static str) -> Gui {
+    /// A GUI playing `variant` (a name of [`Variant::all`]; tests and the
+    /// server give known names).
+    pub(super) fn new(variant: &str) -> Gui {
         Gui::with_settings(variant, Settings::default())
     }
 
     /// A GUI whose engine has these settings (the fuzz harness asks for a
     /// 1 MiB hash: the default 64 MiB, zeroed per input, cost it 90 % of its time).
-    pub(super) fn with_settings(variant: &'static str, settings: Settings) -> Gui {
+    pub(super) fn with_settings(variant: &str, settings: Settings) -> Gui {
+        let variant = Variant::from_name(variant).expect("a known variant");
         let (out, cap) = Out::buffer();
-        let engine = Engine::with_settings(out, variant, settings).expect("a known variant");
-        let facts = with_variant(variant, FactsOf).expect("a known variant");
+        let engine = Engine::with_settings(out, variant.name(), settings).expect("a known variant");
+        let facts = Facts::of(variant);
         let players = vec![Player::Human; facts.seats]
             .into_iter()
             .enumerate()
@@ -120,7 +125,7 @@ impl Gui {
             clock_since: None,
             time_loss: None,
             start: Start::Startpos,
-            turns: vec![],
+            played: AnyGame::startpos(variant),
             times_ms: vec![],
             scores: vec![],
             evals: vec![],
@@ -149,11 +154,12 @@ impl Gui {
     /// Recomputes the snapshot after a change.
     pub(super) fn refresh(&mut self) {
         self.version += 1;
-        self.snap = with_variant(
-            self.variant,
-            Snapshot { options: &self.options, start: &self.start, turns: &self.turns, time_loss: self.time_loss },
-        )
-        .and_then(Result::ok);
+        self.snap = Some(snapshot(&self.played, self.time_loss));
+    }
+
+    /// The canonical tokens of the turns played.
+    pub(super) fn turns(&self) -> &[String] {
+        self.played.turns()
     }
 
     /// Forgets the last search report: a search for `seat` (0-based) begins.
@@ -173,7 +179,7 @@ impl Gui {
         self.hint = None;
         self.time_loss = None;
         self.clock_since = None;
-        self.turns.truncate(k);
+        self.played.truncate(k);
         self.times_ms.truncate(k);
         self.scores.truncate(k);
         self.evals.truncate(k);
@@ -247,16 +253,15 @@ impl Gui {
     }
 
     pub(super) fn new_game(&mut self, req: &Request) -> Result<(), GuiError> {
-        let name = req.param("variant").unwrap_or(self.variant);
-        let variant =
-            variants().into_iter().find(|v| v.eq_ignore_ascii_case(name)).ok_or_else(|| GuiError::unknown_variant(name))?;
-        let facts = with_variant(variant, FactsOf).ok_or(GuiError::NotInGameTable)?;
+        let name = req.param("variant").unwrap_or(self.variant.name());
+        let variant = Variant::from_name_ignore_case(name).ok_or_else(|| GuiError::unknown_variant(name))?;
+        let facts = Facts::of(variant);
         let (options, strategy) = parse_options(req, variant, &facts)?;
         let players = match req.param("players").filter(|p| !p.is_empty()) {
             Some(p) => {
                 let v = p.split(',').map(Player::parse).collect::<Result<Vec<_>, _>>()?;
                 if v.len() != facts.seats {
-                    return Err(GuiError::PlayerCount { given: v.len(), variant, seats: facts.seats });
+                    return Err(GuiError::PlayerCount { given: v.len(), variant: variant.name(), seats: facts.seats });
                 }
                 v
             }
@@ -274,7 +279,7 @@ impl Gui {
             }
             "setup" => {
                 if !facts.setup {
-                    return Err(GuiError::NoSetup { variant: variant.into() });
+                    return Err(GameError::NoSetup { variant: variant.name() }.into());
                 }
                 let mut toks = Vec::new();
                 for seat in 0..facts.seats {
@@ -282,11 +287,7 @@ impl Gui {
                     if t.is_empty() {
                         let seed = SystemTime::now().duration_since(UNIX_EPOCH).map_or(7, |d| d.as_nanos() as u64)
                             ^ (seat as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                        toks.push(
-                            with_variant(variant, Propose { options: &options, seat, seed })
-                                .flatten()
-                                .ok_or(GuiError::NoProposal)?,
-                        );
+                        toks.push(propose(variant, &options, seat, seed).ok_or(GuiError::NoProposal)?);
                     } else if t.contains(char::is_whitespace) {
                         return Err(GuiError::SetupTokenSpaces { seat: seat + 1 });
                     } else {
@@ -300,8 +301,8 @@ impl Gui {
         let moves: Vec<String> = req.param("moves").unwrap_or("").split_whitespace().map(str::to_owned).collect();
         let clock = Clock::parse(req.param("clock").unwrap_or(""))?;
         // Check everything before changing anything.
-        with_variant(variant, Snapshot { options: &options, start: &start, turns: &moves, time_loss: None })
-            .ok_or(GuiError::NotInGameTable)??;
+        let mut played = AnyGame::new(variant, &options, &start)?;
+        played.play_all(&moves)?;
         self.halt();
         self.variant = variant;
         self.facts = facts;
@@ -309,16 +310,16 @@ impl Gui {
         self.strategy = strategy;
         self.players = players;
         self.start = start;
-        self.turns = moves;
+        self.played = played;
         self.clock = clock;
         self.remaining = vec![clock.map_or(0, |c| c.base_ms as i64); self.facts.seats];
         self.turn_clock = self.remaining.clone();
-        self.clock_hist = vec![self.remaining.clone(); self.turns.len()];
+        self.clock_hist = vec![self.remaining.clone(); moves.len()];
         self.clock_since = None;
         self.time_loss = None;
-        self.times_ms = vec![None; self.turns.len()];
-        self.scores = vec![None; self.turns.len()];
-        self.evals = vec![Eval::Pending; self.turns.len()];
+        self.times_ms = vec![None; moves.len()];
+        self.scores = vec![None; moves.len()];
+        self.evals = vec![Eval::Pending; moves.len()];
         self.scorer.cancel();
         self.hint = None;
         self.lines.clear();
@@ -340,14 +341,14 @@ pub(super) type ChosenOptions = (Vec<(String, String)>, Option<&'static str>);
 /// The `option.NAME=VALUE` parameters of a request: the rule options the
 /// variant offers (checked, canonical, the defaults left out) and the
 /// engine's `Strategy` (free-for-all variants only).
-pub(super) fn parse_options(req: &Request, variant: &str, facts: &Facts) -> Result<ChosenOptions, GuiError> {
+pub(super) fn parse_options(req: &Request, variant: Variant, facts: &Facts) -> Result<ChosenOptions, GuiError> {
     let mut pairs = Vec::new();
     let mut strategy = None;
     for (k, v) in &req.params {
         let Some(name) = k.strip_prefix("option.") else { continue };
         if name.eq_ignore_ascii_case("Strategy") {
             if !facts.ffa {
-                return Err(GuiError::NotFreeForAll { variant: variant.into() });
+                return Err(GuiError::NotFreeForAll { variant: variant.to_string() });
             }
             let v = check_value("Strategy", &OptionKind::Combo(STRATEGIES), Some(v))?;
             strategy = STRATEGIES.iter().copied().find(|s| *s == v);
@@ -355,9 +356,9 @@ pub(super) fn parse_options(req: &Request, variant: &str, facts: &Facts) -> Resu
             pairs.push((name.to_string(), v.clone()));
         } else {
             let options = facts.options.iter().map(|o| o.name).collect();
-            return Err(GuiError::UnknownOption { name: name.into(), variant: variant.into(), options });
+            return Err(GuiError::UnknownOption { name: name.into(), variant: variant.to_string(), options });
         }
     }
-    let options = with_variant(variant, CheckOptions { options: &pairs }).ok_or(GuiError::NotInGameTable)??;
+    let options = AnyGame::canonical_options(variant, &pairs)?;
     Ok((options, strategy))
 }

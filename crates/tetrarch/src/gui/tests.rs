@@ -4,14 +4,15 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::game_queries::{FactsOf, Propose, SetupPlace, Start};
+use super::game_queries::{propose, setup_place, Facts, Start};
 use super::http::{url_decode, Request, Response};
 use super::scorer::Eval;
 use super::server::{lock, route};
 use super::state::{parse_options, Gui};
 use super::*;
 use crate::options::ValueError;
-use crate::{variants, with_variant, Engine, Out};
+use crate::{variants, Engine, Out};
+use tetrarch_core::handle::{GameError, Variant};
 
 fn req(method: &str, path: &str, params: &[(&str, &str)]) -> Request {
     Request {
@@ -47,7 +48,7 @@ fn play_undo_and_errors_leave_the_game_unchanged() {
         assert_eq!(s, 400, "{bad}: {b}");
         assert!(b.starts_with("{\"error\":"), "{b}");
     }
-    assert_eq!(g.turns, ["e2e3"]);
+    assert_eq!(g.turns(), ["e2e3"]);
     // Unknown variant, malformed position string, bad players, bad start.
     for params in [
         vec![("variant", "chess")],
@@ -62,10 +63,10 @@ fn play_undo_and_errors_leave_the_game_unchanged() {
         let (s, b) = call(&mut g, "POST", "/api/new", &params);
         assert_eq!(s, 400, "{params:?}: {b}");
     }
-    assert_eq!((g.variant, g.turns.clone()), ("fourchess", vec!["e2e3".to_string()]));
+    assert_eq!((g.variant.name(), g.turns().to_vec()), ("fourchess", vec!["e2e3".to_string()]));
     let (s, _) = call(&mut g, "POST", "/api/undo", &[]);
     assert_eq!(s, 200);
-    assert!(g.turns.is_empty());
+    assert!(g.turns().is_empty());
     let (s, _) = call(&mut g, "POST", "/api/undo", &[]);
     assert_eq!(s, 400);
     // Methods and paths.
@@ -99,7 +100,7 @@ fn huge_action_lists_are_cut_and_long_chains_typed() {
 fn multi_action_turns_set_up_and_records() {
     let mut g = Gui::new("quattuor");
     // A set-up: one token given, the other proposed by the engine.
-    let red = with_variant("quattuor", Propose { options: &[], seat: 0, seed: 5 }).flatten().unwrap();
+    let red = propose(Variant::from_name("quattuor").unwrap(), &[], 0, 5).unwrap();
     let (s, b) = call(
         &mut g,
         "POST",
@@ -122,7 +123,7 @@ fn multi_action_turns_set_up_and_records() {
     // End the turn after one action: the token without `0000`.
     let (s, b) = call(&mut g, "POST", "/api/play", &[("turn", &act)]);
     assert_eq!(s, 200, "{b}");
-    assert_eq!(g.turns.len(), 2);
+    assert_eq!(g.turns().len(), 2);
     let rec = g.record_jsonl();
     assert!(rec.starts_with("{\"game\":") && rec.ends_with("}\n") && rec.contains("\"variant\":\"quattuor\""), "{rec}");
     assert!(rec.contains(&format!("\"turns\":[\"{first}\",\"{act}\"]")), "{rec}");
@@ -141,7 +142,7 @@ fn the_engine_plays_its_seats() {
     let (s, b) = call(&mut g, "POST", "/api/new", &[("variant", "queenskings9-duel"), ("players", "engine:20,engine:20")]);
     assert_eq!(s, 200, "{b}");
     let t = Instant::now();
-    while g.turns.len() < 2 {
+    while g.turns().len() < 2 {
         assert!(t.elapsed() < Duration::from_secs(20), "no engine turns");
         std::thread::sleep(Duration::from_millis(20));
         g.tick();
@@ -149,12 +150,12 @@ fn the_engine_plays_its_seats() {
     assert!(g.state_json().contains("\"thinking\":"));
     // Pause stops the engines; analysis searches without playing.
     call(&mut g, "POST", "/api/pause", &[("paused", "true")]);
-    let n = g.turns.len();
+    let n = g.turns().len();
     let (s, b) = call(&mut g, "POST", "/api/analyse", &[]);
     assert_eq!(s, 200, "{b}");
     std::thread::sleep(Duration::from_millis(100));
     call(&mut g, "POST", "/api/stop", &[]);
-    assert_eq!(g.turns.len(), n);
+    assert_eq!(g.turns().len(), n);
     assert!(g.search.is_none());
 }
 
@@ -168,7 +169,7 @@ fn engine_seats_play_at_their_levels() {
     assert_eq!(s, 200, "{b}");
     assert!(b.contains("\"players\":[\"level:0\",\"level:7\"]"), "{b}");
     let t = Instant::now();
-    while g.turns.len() < 4 {
+    while g.turns().len() < 4 {
         assert!(t.elapsed() < Duration::from_secs(20), "no engine turns: {:?}", g.log);
         std::thread::sleep(Duration::from_millis(20));
         g.tick();
@@ -194,7 +195,7 @@ fn engine_seats_play_at_their_levels() {
 fn variants_name_their_levels() {
     let mut g = Gui::new("fourchess");
     let (_, b) = call(&mut g, "GET", "/api/variants", &[]);
-    for v in crate::variants() {
+    for v in tetrarch_core::registry::variants() {
         let at = b.find(&format!("{{\"name\":\"{v}\",")).expect(v);
         let rest = &b[at..];
         let levels = &rest[rest.find("\"levels\":[").expect("levels")..];
@@ -229,8 +230,8 @@ fn url_decoding() {
 
 #[test]
 fn query_board_in_the_protocol() {
-    for v in crate::variants() {
-        if !with_variant(v, FactsOf).unwrap().board {
+    for v in Variant::all() {
+        if !Facts::of(v).board {
             let out = crate::run_script(&format!("setoption name UCI_Variant value {v}\nquery board"));
             assert!(out[0].contains("has no board description"), "{v}: {out:?}");
             continue;
@@ -299,10 +300,9 @@ fn setup_by_placing_pieces() {
     };
     let short = token.split(',').take(15).collect::<Vec<_>>().join(",");
     for bad in [&outside, &twice, &order, &short, &"d7@a1 x".to_string()] {
-        let place = SetupPlace { options: &[], seat: 0, token: Some(bad), seed: 1 };
-        match with_variant("quattuor", place) {
-            Some(Err(GuiError::PlaceTokenSpaces)) => assert!(bad.contains(' ')),
-            Some(Err(GuiError::InvalidSetup(_))) => assert!(!bad.contains(' ')),
+        match setup_place(Variant::from_name("quattuor").unwrap(), &[], 0, Some(bad), 1) {
+            Err(GuiError::PlaceTokenSpaces) => assert!(bad.contains(' ')),
+            Err(GuiError::Game(GameError::InvalidSetup(_))) => assert!(!bad.contains(' ')),
             other => panic!("{bad}: {other:?}"),
         }
         let (s, b) = call(&mut g, "GET", "/api/setup/place", &[("variant", "quattuor"), ("seat", "1"), ("token", bad)]);
@@ -406,7 +406,11 @@ fn rule_options_apply_to_the_referee_and_the_engine() {
     // Bad options: a clear error, nothing changes.
     let v0 = g.version;
     let unknown = |e: &GuiError, o: &str| matches!(e, GuiError::UnknownOption { name, .. } if name == o);
-    let not_listed = |e: &GuiError, o: &str| matches!(e, GuiError::Value(ValueError::NotListed { name, .. }) if name == o);
+    let not_listed = |e: &GuiError, o: &str| match e {
+        GuiError::Value(ValueError::NotListed { name, .. }) => name == o,
+        GuiError::Game(GameError::Value(ValueError::NotListed { name, .. })) => name == o,
+        _ => false,
+    };
     type Why<'a> = &'a dyn Fn(&GuiError) -> bool;
     let checks: [(Vec<(&str, &str)>, Why); 6] = [
         (vec![("variant", "quadranj"), ("option.QJ_ChargeLanding", "sideways")], &|e| not_listed(e, "QJ_ChargeLanding")),
@@ -415,19 +419,19 @@ fn rule_options_apply_to_the_referee_and_the_engine() {
         (vec![("variant", "quadranj4"), ("option.Strategy", "best")], &|e| not_listed(e, "Strategy")),
         (vec![("variant", "teamchess"), ("option.Notation", "fen4")], &|e| unknown(e, "Notation")),
         (vec![("variant", "fourchess"), ("option.FC_NoProgressPlies", "-3")], &|e| {
-            matches!(e, GuiError::Value(ValueError::OutOfRange { min: 0, max: 10000, .. }))
+            matches!(e, GuiError::Game(GameError::Value(ValueError::OutOfRange { min: 0, max: 10000, .. })))
         }),
     ];
     for (p, why) in checks {
         let r = req("POST", "/api/new", &p);
-        let variant = crate::variants().into_iter().find(|v| *v == p[0].1).unwrap();
-        let e = parse_options(&r, variant, &with_variant(variant, FactsOf).unwrap()).unwrap_err();
+        let variant = Variant::from_name(p[0].1).unwrap();
+        let e = parse_options(&r, variant, &Facts::of(variant)).unwrap_err();
         assert!(why(&e), "{p:?}: {e:?}");
         let (s, b) = call(&mut g, "POST", "/api/new", &p);
         assert_eq!(s, 400, "{p:?}: {b}");
         assert!(b.contains("option"), "{b}");
     }
-    assert_eq!((g.variant, g.version), ("quadranj", v0));
+    assert_eq!((g.variant.name(), g.version), ("quadranj", v0));
     // Strategy goes to the engine of a free-for-all game.
     let (s, b) = call(
         &mut g,
@@ -481,7 +485,7 @@ fn clocks_run_out() {
     let (s, b) = call(&mut g, "POST", "/api/play", &[("turn", "0000")]);
     assert_eq!(s, 400, "{b}");
     assert_eq!(call(&mut g, "GET", "/api/actions", &[]).0, 400);
-    assert_eq!(g.turns.len(), 1);
+    assert_eq!(g.turns().len(), 1);
     let rec = g.record_jsonl();
     assert!(rec.contains("\"result\":\"win 1\",\"reason\":\"time\",\"decided\":\"forfeit\",\"culprit\":2"), "{rec}");
     assert!(rec.contains("\"clock\":\"0.02+0.2\""), "{rec}");
@@ -511,7 +515,7 @@ fn clocks_run_out() {
     );
     assert_eq!(s, 200, "{b}");
     let t = Instant::now();
-    while g.turns.len() < 2 {
+    while g.turns().len() < 2 {
         assert!(t.elapsed() < Duration::from_secs(20), "no engine turns: {}", g.state_json());
         std::thread::sleep(Duration::from_millis(20));
         g.tick();
@@ -581,7 +585,7 @@ fn host_and_origin_checks() {
         assert!(String::from_utf8(r.body).unwrap().contains("cross-origin"));
     }
     assert_eq!(lock(&gui).version, v0);
-    assert!(lock(&gui).turns.is_empty());
+    assert!(lock(&gui).turns().is_empty());
     // This server's names are fine, with or without a same-origin Origin.
     for host in ["127.0.0.1:4321", "localhost:4321", "LOCALHOST:4321", "[::1]:4321"] {
         let r = route(&gui, &with_headers("GET", "/api/state", &[], &[("host", host)]), port, None);
@@ -811,7 +815,7 @@ fn the_access_token_is_required() {
     assert_eq!(r.status, 403);
     let r = route(&gui, &with_headers("POST", "/api/play", &[("turn", "e2e3")], &host), port, t);
     assert_eq!(r.status, 403);
-    assert!(lock(&gui).turns.is_empty());
+    assert!(lock(&gui).turns().is_empty());
     // The printed address: the page, and a cookie for the page's requests.
     let r = route(&gui, &with_headers("GET", "/", &[("token", "0123abcd")], &host), port, t);
     assert_eq!(r.status, 200);
@@ -956,16 +960,17 @@ fn every_announced_variant_is_accepted_by_every_tool() {
     let unknown = bench(Some(1), Some("chess"), &[], &Out::buffer().0);
     assert!(matches!(unknown, Err(PerftBenchError::UnknownVariant { name, known }) if name == "chess" && known == variants()));
 
-    // The GUI: `/api/variants` lists the announced variants (toy included,
-    // as `uci` announces it in this build), and a page starts in each.
+    // The GUI: `/api/variants` lists the registry's variants (the toy game
+    // that `uci` announces in this build is no game of the registry's, so
+    // the page cannot play it), and a page starts in each.
     let mut g = Gui::new(crate::DEFAULT_VARIANT);
     let (s, b) = call(&mut g, "GET", "/api/variants", &[]);
     assert_eq!(s, 200, "{b}");
     let listed: Vec<&str> =
         b.split("{\"name\":\"").skip(1).filter_map(|s| s.split_once("\",\"seats\":").map(|(n, _)| n)).collect();
-    assert_eq!(listed, announced);
+    assert_eq!(listed, games);
     for &v in &games {
-        assert_eq!(Gui::new(v).variant, v);
+        assert_eq!(Gui::new(v).variant.name(), v);
     }
 
     // The fuzz targets' dispatch runs every variant.
@@ -1000,11 +1005,11 @@ fn a_hint_shows_a_legal_turn_and_plays_nothing() {
     let (s, b) = call(&mut g, "POST", "/api/hint", &[("ms", "150")]);
     assert_eq!(s, 200, "{b}");
     tick_until(&mut g, "the hint", |g| g.state_json().contains("\"hint\":{\"seat\":1,"));
-    assert!(g.turns.is_empty(), "a hint plays nothing: {:?}", g.turns);
+    assert!(g.turns().is_empty(), "a hint plays nothing: {:?}", g.turns());
     let hint = g.hint.clone().expect("a hint").turn;
     // It is a legal turn: the person can play it.
     assert_eq!(call(&mut g, "POST", "/api/play", &[("turn", &hint)]).0, 200);
-    assert_eq!(g.turns, vec![hint]);
+    assert_eq!(g.turns(), vec![hint]);
     assert!(g.state_json().contains("\"hint\":null"), "an old hint is not shown");
     // Not on an engine seat's turn.
     call(&mut g, "POST", "/api/players", &[("players", "human,engine:50")]);
@@ -1040,7 +1045,7 @@ fn analysis_shows_the_lines_asked_for() {
     call(&mut g, "POST", "/api/players", &[("players", "human,engine:30,human,human")]);
     call(&mut g, "POST", "/api/pause", &[("paused", "false")]);
     call(&mut g, "POST", "/api/play", &[("turn", "h2h3")]);
-    tick_until(&mut g, "Blue's reply", |g| g.turns.len() == 2);
+    tick_until(&mut g, "Blue's reply", |g| g.turns().len() == 2);
     assert_eq!(g.engine.settings().multipv, 1);
 }
 
@@ -1073,7 +1078,7 @@ fn browse_draw_a_line_and_branch() {
         );
         assert_eq!(position_of(&at), position_of(&fresh), "after {k} turns");
     }
-    let (v0, t0) = (g.version, g.turns.clone());
+    let (v0, t0) = (g.version, g.turns().to_vec());
     for bad in ["6", "-1", "x"] {
         assert_eq!(call(&mut g, "GET", "/api/at", &[("turn", bad)]).0, 400, "{bad}");
         assert_eq!(call(&mut g, "POST", "/api/branch", &[("turn", bad)]).0, 400, "{bad}");
@@ -1081,7 +1086,7 @@ fn browse_draw_a_line_and_branch() {
     assert_eq!(call(&mut g, "POST", "/api/branch", &[("turn", "5")]).0, 400, "nothing to drop");
     assert_eq!(call(&mut g, "GET", "/api/cells", &[("line", "zz9 b7c7")]).0, 400);
     assert_eq!(call(&mut g, "GET", "/api/cells", &[]).0, 400);
-    assert_eq!((g.version, &g.turns), (v0, &t0), "refused requests change nothing");
+    assert_eq!((g.version, g.turns()), (v0, &t0[..]), "refused requests change nothing");
     // The line from the position after 4 turns: Red's h2h3 then Blue's.
     let (s, cells) = call(&mut g, "GET", "/api/cells", &[("turn", "4"), ("line", "h2h3 a8d5 i13i12")]);
     assert_eq!(s, 200, "{cells}");
@@ -1098,7 +1103,7 @@ fn browse_draw_a_line_and_branch() {
     let hist = g.clock_hist.clone();
     let (s, b) = call(&mut g, "POST", "/api/branch", &[("turn", "2")]);
     assert_eq!(s, 200, "{b}");
-    assert_eq!(g.turns, moves[..2].to_vec());
+    assert_eq!(g.turns(), moves[..2].to_vec());
     assert_eq!((g.evals.len(), g.scores.len(), g.times_ms.len()), (2, 2, 2));
     assert_eq!(g.remaining, hist[2]);
     assert!(g.message.contains("new line from turn 2: 3 later turns dropped"), "{}", g.message);
@@ -1116,11 +1121,11 @@ fn the_score_graph_scores_every_turn() {
     let seats: Vec<usize> = g.evals.iter().map(|e| if let Eval::Known(p) = e { p.seat } else { 0 }).collect();
     assert_eq!(seats, vec![2, 3, 4], "the seat to move after each turn");
     call(&mut g, "POST", "/api/players", &[("players", "human,human,human,engine:50")]);
-    tick_until(&mut g, "Green's turn", |g| g.turns.len() == 4);
+    tick_until(&mut g, "Green's turn", |g| g.turns().len() == 4);
     assert!(matches!(&g.evals[3], Eval::Known(p) if p.seat == 4), "Green's own search: {:?}", g.evals[3]);
     assert!(g.state_json().contains("\"evals\":[{\"seat\":2,"), "{}", g.state_json());
     assert_eq!(call(&mut g, "POST", "/api/undo", &[]).0, 200);
-    assert_eq!(g.evals.len(), g.turns.len());
+    assert_eq!(g.evals.len(), g.turns().len());
 }
 
 /// Every variant's Rules button has a page to show.
