@@ -148,7 +148,7 @@ mod tests {
     /// One-character mutations of the start position string of variant `v`
     /// (modulo the game's variants), of a set-up proposed for it, and of a
     /// turn token legal there: every parser of `G` keeps its invariants.
-    fn mutations<G: Game>(v: usize, i: usize, c: char) {
+    fn mutations<G: crate::game::GameInfo>(v: usize, i: usize, c: char) {
         let variant = G::VARIANTS[v % G::VARIANTS.len()];
         let opts = G::default_options(variant);
         let start = G::startpos(&opts);
@@ -167,7 +167,7 @@ mod tests {
 
     /// The set-ups a game proposes for its seats are accepted together, and
     /// give the start position's seats and side to move.
-    fn proposals_parse<G: Game>(seed: u64) {
+    fn proposals_parse<G: crate::game::GameInfo>(seed: u64) {
         for v in G::VARIANTS {
             let opts = G::default_options(v);
             let start = G::startpos(&opts);

@@ -382,12 +382,6 @@ pub trait Notation: Rules {
         Err(PositionError::NoSetupPhase)
     }
 
-    /// The engine's proposal for `seat`'s secret set-up choice (`go setup`),
-    /// varied by `seed`; `None` for games without one.
-    fn propose_setup(_opts: &Self::Options, _seat: Seat, _seed: u64) -> Option<String> {
-        None
-    }
-
     /// Other notations of the position that `d` prints after `Position:`
     /// (`teamchess`: `FEN4`), as (label, text).
     fn alt_notations(&self) -> Vec<(&'static str, String)> {
@@ -570,8 +564,8 @@ pub trait SearchHints: Rules {
 }
 
 /// What front ends show: a text picture for `d`, the board view the GUI
-/// draws, the cells an action touches, and protocol dialects (4pchess
-/// style turns, scores and clock words). The search never uses it.
+/// draws, the cells an action touches and why a piece cannot act. The
+/// search never uses it.
 pub trait Presentation: Notation {
     /// A text picture of the board for `d`.
     fn render(&self) -> String;
@@ -601,6 +595,63 @@ pub trait Presentation: Notation {
     fn idle_reason(&self, _cell: &str) -> Option<String> {
         None
     }
+}
+
+/// A complete game: every concern a game implements (see
+/// `docs/architecture.md`, "A game's traits"). Implemented for every type
+/// that implements the five parts; write bounds on the parts a user needs
+/// (the search: [`Rules`] + [`Evaluation`] + [`SearchHints`]).
+pub trait Game: Rules + Notation + Evaluation + SearchHints + Presentation {}
+
+impl<T: Rules + Notation + Evaluation + SearchHints + Presentation> Game for T {}
+
+/// What the engine and the tools need of a game beyond its rules, its
+/// notation, evaluation, search hints and pictures: `bench` positions and
+/// depth, the default free-for-all search strategy, a default turn cap,
+/// set-up proposals (the engine's `go setup`, the runner's random
+/// set-ups) and protocol dialects (4pchess-style turns, scores and clock
+/// words). Every game of the registry implements it; the defaults fit a
+/// game with no special needs. (Engine behaviour and protocol, not rules:
+/// kept out of the five traits the search and the rules use.)
+pub trait GameInfo: Game {
+    /// The built-in `bench` positions of `variant` besides its start
+    /// position (position strings; `bench` always searches `startpos`
+    /// first).
+    fn bench_positions(_variant: &str) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The depth `bench` searches `variant` to when no depth is given:
+    /// about a quarter of a second per variant in a release build.
+    fn bench_depth(_variant: &str) -> u32 {
+        8
+    }
+
+    /// The default `Strategy` of `variant` (free-for-all variants): one of
+    /// `paranoid`, `brs`, `maxn` — the strongest measured for it
+    /// (docs/search.md, "Free-for-all strategies").
+    fn default_strategy(_variant: &str) -> &'static str {
+        "paranoid"
+    }
+
+    /// The match runner's turn cap when `--maxturns` is not given, and the
+    /// tuner's when `--max-turns` is 0 (0: none). Games whose rules end
+    /// every game (a draw rule) need none.
+    fn default_maxturns(_variant: &str) -> u32 {
+        0
+    }
+
+    /// A random legal set-up token for `seat`, for games with a set-up
+    /// phase (the match runner's and the tuner's openings).
+    fn random_setup(_opts: &Self::Options, _seat: Seat, _seed: u64) -> Option<String> {
+        None
+    }
+
+    /// The engine's proposal for `seat`'s secret set-up choice (`go setup`),
+    /// varied by `seed`; `None` for games without one.
+    fn propose_setup(_opts: &Self::Options, _seat: Seat, _seed: u64) -> Option<String> {
+        None
+    }
 
     /// The turn written in a protocol dialect that an option selects (the
     /// 4pchess style `h2-h4` of `teamchess`), or `None` for the canonical
@@ -620,14 +671,6 @@ pub trait Presentation: Notation {
     /// in `teamchess`), if the game has one.
     const CLOCK_LETTERS: Option<[&'static str; 4]> = None;
 }
-
-/// A complete game: every concern a game implements (see
-/// `docs/architecture.md`, "A game's traits"). Implemented for every type
-/// that implements the five parts; write bounds on the parts a user needs
-/// (the search: [`Rules`] + [`Evaluation`] + [`SearchHints`]).
-pub trait Game: Rules + Notation + Evaluation + SearchHints + Presentation {}
-
-impl<T: Rules + Notation + Evaluation + SearchHints + Presentation> Game for T {}
 
 /// `g`'s evaluation for `seat` under the compiled-in weights (for tests).
 #[cfg(test)]

@@ -4,7 +4,9 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::game::{action_string, turn_done, ActionList, Game, OptionKind, OptionSpec, Outcome, PositionError, Seat, TokenError};
+use crate::game::{
+    action_string, turn_done, ActionList, Game, GameInfo, OptionKind, OptionSpec, Outcome, PositionError, Seat, TokenError,
+};
 use crate::options::{check_value, default_value, ValueError};
 use crate::turns::{parse_turn, play_turn, turn_string};
 use crate::view::BoardView;
@@ -240,7 +242,7 @@ pub struct LineTurn {
 
 /// A turn played: the position before it and its actions.
 #[derive(Clone, Debug)]
-struct TurnPlayed<G: Game> {
+struct TurnPlayed<G: GameInfo> {
     before: G,
     actions: Vec<G::Action>,
     /// Whether `before` was a turn start (its key then went to the history).
@@ -252,7 +254,7 @@ struct TurnPlayed<G: Game> {
 /// position before it exactly (kept, not unmade), so every rule that
 /// depends on the game's history stays right.
 #[derive(Clone, Debug)]
-pub struct Played<G: Game> {
+pub struct Played<G: GameInfo> {
     variant: &'static str,
     opts: G::Options,
     start: G,
@@ -268,7 +270,7 @@ fn guarded<T>(failed: GameError, f: impl FnOnce() -> Result<T, GameError>) -> Re
     catch_unwind(AssertUnwindSafe(f)).unwrap_or(Err(failed))
 }
 
-impl<G: Game> Played<G> {
+impl<G: GameInfo> Played<G> {
     /// The rule options of `variant` with `pairs` set over the defaults
     /// (names in any case; values checked against their kinds, then by the
     /// game).
@@ -298,7 +300,20 @@ impl<G: Game> Played<G> {
                 G::from_setup(&t, &opts).map_err(GameError::InvalidSetup)
             })?,
         };
-        Ok(Played { variant, opts, start: pos.clone(), pos, played: Vec::new(), tokens: Vec::new(), history: Vec::new() })
+        Ok(Played::from_position(variant, opts, pos))
+    }
+
+    /// A game of `variant` under `opts` from the position `start`.
+    pub fn from_position(variant: &'static str, opts: G::Options, start: G) -> Self {
+        Played { variant, opts, pos: start.clone(), start, played: Vec::new(), tokens: Vec::new(), history: Vec::new() }
+    }
+
+    /// Sets the rule options, applying those that act on the position at
+    /// once ([`Rules::apply_options`](crate::game::Rules::apply_options)) to
+    /// the position now.
+    pub fn set_options(&mut self, opts: G::Options) {
+        self.pos.apply_options(&opts);
+        self.opts = opts;
     }
 
     /// The position now.
@@ -432,7 +447,7 @@ pub trait GameOps {
     fn read_record(&self, text: &str) -> Option<Result<(String, Vec<String>), PositionError>>;
 }
 
-impl<G: Game> GameOps for Played<G> {
+impl<G: GameInfo> GameOps for Played<G> {
     fn variant_name(&self) -> &'static str {
         self.variant
     }
@@ -628,7 +643,7 @@ impl<G: Game> GameOps for Played<G> {
 /// Whether setting `spec` away from its default only changes how the engine
 /// writes turns (a dialect, e.g. teamchess `Notation`): such an option is
 /// not a rule option.
-fn changes_notation<G: Game>(variant: &str, spec: &OptionSpec) -> bool {
+fn changes_notation<G: GameInfo>(variant: &str, spec: &OptionSpec) -> bool {
     let values: Vec<String> = match &spec.kind {
         OptionKind::Check(d) => vec![(!d).to_string()],
         OptionKind::Combo(v) => v.iter().skip(1).map(|s| s.to_string()).collect(),
@@ -647,7 +662,10 @@ fn changes_notation<G: Game>(variant: &str, spec: &OptionSpec) -> bool {
 /// The rule options `pairs` of `variant` checked: each with the game's
 /// spelling of its name and its canonical value, in the game's order, the
 /// defaults left out.
-pub(crate) fn canonical_options<G: Game>(variant: &'static str, pairs: &OptionPairs) -> Result<Vec<(String, String)>, GameError> {
+pub(crate) fn canonical_options<G: GameInfo>(
+    variant: &'static str,
+    pairs: &OptionPairs,
+) -> Result<Vec<(String, String)>, GameError> {
     Played::<G>::options_from(variant, pairs)?;
     let mut out = Vec::new();
     for spec in G::option_specs(variant) {

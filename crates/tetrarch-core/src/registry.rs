@@ -16,47 +16,9 @@
 //! `Name => type` to the `games!` invocation below. A type missing its
 //! `GameInfo` impl does not compile here; nothing else lists games.
 
-use crate::game::{Game, Rules, Seat};
+pub use crate::game::GameInfo;
+use crate::game::Rules;
 use crate::played::{canonical_options, GameError, GameOps, OptionPairs, Played, Start};
-
-/// Per-game facts the tools need beyond the rules: `bench` positions and
-/// depth, the default free-for-all search strategy, a default turn cap and
-/// random set-ups for the match runner. Every listed game implements it;
-/// the defaults fit a game with no special needs.
-pub trait GameInfo: Game {
-    /// The built-in `bench` positions of `variant` besides its start
-    /// position (position strings; `bench` always searches `startpos`
-    /// first).
-    fn bench_positions(_variant: &str) -> &'static [&'static str] {
-        &[]
-    }
-
-    /// The depth `bench` searches `variant` to when no depth is given:
-    /// about a quarter of a second per variant in a release build.
-    fn bench_depth(_variant: &str) -> u32 {
-        8
-    }
-
-    /// The default `Strategy` of `variant` (free-for-all variants): one of
-    /// `paranoid`, `brs`, `maxn` — the strongest measured for it
-    /// (docs/search.md, "Free-for-all strategies").
-    fn default_strategy(_variant: &str) -> &'static str {
-        "paranoid"
-    }
-
-    /// The match runner's turn cap when `--maxturns` is not given, and the
-    /// tuner's when `--max-turns` is 0 (0: none). Games whose rules end
-    /// every game (a draw rule) need none.
-    fn default_maxturns(_variant: &str) -> u32 {
-        0
-    }
-
-    /// A random legal set-up token for `seat`, for games with a set-up
-    /// phase (the match runner's and the tuner's openings).
-    fn random_setup(_opts: &Self::Options, _seat: Seat, _seed: u64) -> Option<String> {
-        None
-    }
-}
 
 /// Something to do with a game type picked by variant name at run time
 /// (a generic closure).

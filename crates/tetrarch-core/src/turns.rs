@@ -8,10 +8,10 @@
 
 use core::sync::atomic::{AtomicBool, Ordering};
 
-use crate::game::{action_string, turn_done, ActionList, Game, TokenError};
+use crate::game::{action_string, turn_done, ActionList, Notation, Rules, SearchHints, TokenError};
 
 /// The token of the turn made of `actions`, played from `g`.
-pub fn turn_string<G: Game>(g: &G, actions: &[G::Action]) -> String {
+pub fn turn_string<G: Notation>(g: &G, actions: &[G::Action]) -> String {
     let mut pos = g.clone();
     let mut out = String::new();
     for (i, &a) in actions.iter().enumerate() {
@@ -29,7 +29,7 @@ pub fn turn_string<G: Game>(g: &G, actions: &[G::Action]) -> String {
 
 /// Splits a flat line of actions (a principal variation) into turn tokens.
 /// A trailing incomplete turn is written as far as it goes.
-pub fn line_to_turns<G: Game>(g: &G, actions: &[G::Action]) -> Vec<String> {
+pub fn line_to_turns<G: Notation>(g: &G, actions: &[G::Action]) -> Vec<String> {
     let mut pos = g.clone();
     let mut turns = Vec::new();
     let mut start = 0;
@@ -50,7 +50,7 @@ pub fn line_to_turns<G: Game>(g: &G, actions: &[G::Action]) -> Vec<String> {
 
 /// Parses a turn token in `g` into the actions it plays (the implied end of
 /// turn included), checking each against the rules.
-pub fn parse_turn<G: Game>(g: &G, token: &str) -> Result<Vec<G::Action>, TokenError> {
+pub fn parse_turn<G: Notation>(g: &G, token: &str) -> Result<Vec<G::Action>, TokenError> {
     if token.is_empty() {
         return Err(TokenError::Malformed("empty turn".into()));
     }
@@ -85,7 +85,7 @@ pub fn parse_turn<G: Game>(g: &G, token: &str) -> Result<Vec<G::Action>, TokenEr
 }
 
 /// Plays a whole turn (as returned by [`parse_turn`]).
-pub fn play_turn<G: Game>(g: &mut G, actions: &[G::Action]) {
+pub fn play_turn<G: Rules>(g: &mut G, actions: &[G::Action]) {
     for &a in actions {
         g.make(a);
     }
@@ -98,8 +98,8 @@ pub const TURN_LIST_LIMIT: usize = 1_000_000;
 
 /// Calls `f` with the actions of every legal turn of `g` (in generation
 /// order) until it returns `false`; returns `false` if it was stopped.
-fn for_each_turn<G: Game>(g: &G, mut f: impl FnMut(&[G::Action]) -> bool) -> bool {
-    fn walk<G: Game>(pos: &mut G, path: &mut Vec<G::Action>, f: &mut impl FnMut(&[G::Action]) -> bool) -> bool {
+fn for_each_turn<G: Rules>(g: &G, mut f: impl FnMut(&[G::Action]) -> bool) -> bool {
+    fn walk<G: Rules>(pos: &mut G, path: &mut Vec<G::Action>, f: &mut impl FnMut(&[G::Action]) -> bool) -> bool {
         let mut list = G::Actions::default();
         pos.legal_actions(&mut list);
         for &a in list.iter() {
@@ -129,7 +129,7 @@ fn for_each_turn<G: Game>(g: &G, mut f: impl FnMut(&[G::Action]) -> bool) -> boo
 /// `pick(n)` chooses the index of the next action among `n`. `None` if the
 /// seat to move has no action. The pass that ends a turn after its first
 /// action is kept at the end, as in [`legal_turns`].
-pub fn turn_by_actions<G: Game>(g: &G, mut pick: impl FnMut(usize) -> usize) -> Option<Vec<G::Action>> {
+pub fn turn_by_actions<G: SearchHints>(g: &G, mut pick: impl FnMut(usize) -> usize) -> Option<Vec<G::Action>> {
     let mut pos = g.clone();
     let mut list = G::Actions::default();
     let mut turn = Vec::new();
@@ -159,7 +159,7 @@ pub fn turn_by_actions<G: Game>(g: &G, mut pick: impl FnMut(usize) -> usize) -> 
 /// the turn is built action by action instead ([`turn_by_actions`]: each
 /// action uniform among the search's actions), which no longer weighs
 /// every turn alike. `None` if the seat to move has no legal turn.
-pub fn random_turn<G: Game>(g: &G, mut draw: impl FnMut(u64) -> u64) -> Option<Vec<G::Action>> {
+pub fn random_turn<G: SearchHints>(g: &G, mut draw: impl FnMut(u64) -> u64) -> Option<Vec<G::Action>> {
     let Some(n) = count_turns_up_to(g, TURN_LIST_LIMIT as u64) else {
         return turn_by_actions(g, |k| draw(k as u64) as usize);
     };
@@ -181,13 +181,13 @@ pub fn random_turn<G: Game>(g: &G, mut draw: impl FnMut(u64) -> u64) -> Option<V
 }
 
 /// Every legal turn of `g` as (token, actions), sorted by token bytes.
-pub fn legal_turns<G: Game>(g: &G) -> Vec<(String, Vec<G::Action>)> {
+pub fn legal_turns<G: Notation>(g: &G) -> Vec<(String, Vec<G::Action>)> {
     legal_turns_up_to(g, usize::MAX).unwrap_or_default()
 }
 
 /// [`legal_turns`], or `None` as soon as `g` is found to have more than
 /// `limit` legal turns (counted first, so no turn is written out then).
-pub fn legal_turns_up_to<G: Game>(g: &G, limit: usize) -> Option<Vec<(String, Vec<G::Action>)>> {
+pub fn legal_turns_up_to<G: Notation>(g: &G, limit: usize) -> Option<Vec<(String, Vec<G::Action>)>> {
     if limit != usize::MAX {
         count_turns_up_to(g, limit as u64)?;
     }
@@ -205,7 +205,7 @@ pub fn legal_turns_up_to<G: Game>(g: &G, limit: usize) -> Option<Vec<(String, Ve
 
 /// The number of legal turns of `g`, or `None` as soon as it is found to be
 /// more than `limit`. Nothing is listed, so this is cheap for any `limit`.
-pub fn count_turns_up_to<G: Game>(g: &G, limit: u64) -> Option<u64> {
+pub fn count_turns_up_to<G: Rules>(g: &G, limit: u64) -> Option<u64> {
     let mut n = 0u64;
     let complete = for_each_turn(g, |_| {
         n += 1;
@@ -214,7 +214,7 @@ pub fn count_turns_up_to<G: Game>(g: &G, limit: u64) -> Option<u64> {
     complete.then_some(n)
 }
 
-fn perft_rec<G: Game>(g: &mut G, depth: u32) -> u64 {
+fn perft_rec<G: Rules>(g: &mut G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -237,7 +237,7 @@ fn perft_rec<G: Game>(g: &mut G, depth: u32) -> u64 {
     n
 }
 
-fn perft_actions_rec<G: Game>(g: &mut G, depth: u32) -> u64 {
+fn perft_actions_rec<G: Rules>(g: &mut G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -262,7 +262,7 @@ fn perft_actions_rec<G: Game>(g: &mut G, depth: u32) -> u64 {
     n
 }
 
-fn perft_bulk_rec<G: Game>(g: &mut G, depth: u32) -> u64 {
+fn perft_bulk_rec<G: Rules>(g: &mut G, depth: u32) -> u64 {
     if !G::ONE_ACTION_PER_TURN {
         return perft_rec(g, depth);
     }
@@ -283,7 +283,7 @@ fn perft_bulk_rec<G: Game>(g: &mut G, depth: u32) -> u64 {
     n
 }
 
-fn perft_until_rec<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+fn perft_until_rec<G: Rules>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if depth == 0 {
         return Some(1);
     }
@@ -310,7 +310,7 @@ fn perft_until_rec<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<
     Some(n)
 }
 
-fn perft_actions_until_rec<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+fn perft_actions_until_rec<G: Rules>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if depth <= 1 {
         return Some(perft_actions_rec(g, depth));
     }
@@ -331,7 +331,7 @@ fn perft_actions_until_rec<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) ->
 
 /// Runs `f` on `g` with the game's history rules off (perft counts no
 /// repetition rule), then restores the setting.
-fn without_history<G: Game, R>(g: &mut G, f: impl FnOnce(&mut G) -> R) -> R {
+fn without_history<G: Rules, R>(g: &mut G, f: impl FnOnce(&mut G) -> R) -> R {
     let was = g.set_history_rules(false);
     let r = f(g);
     g.set_history_rules(was);
@@ -339,30 +339,30 @@ fn without_history<G: Game, R>(g: &mut G, f: impl FnOnce(&mut G) -> R) -> R {
 }
 
 /// Perft counting turns (the protocol's `go perft N`).
-pub fn perft<G: Game>(g: &mut G, depth: u32) -> u64 {
+pub fn perft<G: Rules>(g: &mut G, depth: u32) -> u64 {
     without_history(g, |g| perft_rec(g, depth))
 }
 
 /// Perft counting paths of single actions (`go perft N actions`).
-pub fn perft_actions<G: Game>(g: &mut G, depth: u32) -> u64 {
+pub fn perft_actions<G: Rules>(g: &mut G, depth: u32) -> u64 {
     without_history(g, |g| perft_actions_rec(g, depth))
 }
 
 /// Perft at turn level that counts the last level in bulk (the length of the
 /// action list, without making the leaves). Only for games whose every action
 /// is a whole turn ([`crate::game::Rules::ONE_ACTION_PER_TURN`]); otherwise it is [`perft`].
-pub fn perft_bulk<G: Game>(g: &mut G, depth: u32) -> u64 {
+pub fn perft_bulk<G: Rules>(g: &mut G, depth: u32) -> u64 {
     without_history(g, |g| perft_bulk_rec(g, depth))
 }
 
 /// [`perft`] that gives up (`None`) as soon as `stop` is set; the flag is
 /// read at every inner node, never at the leaves.
-pub fn perft_until<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+pub fn perft_until<G: Rules>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
     without_history(g, |g| perft_until_rec(g, depth, stop))
 }
 
 /// [`perft_actions`] that gives up (`None`) as soon as `stop` is set.
-pub fn perft_actions_until<G: Game>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+pub fn perft_actions_until<G: Rules>(g: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
     without_history(g, |g| perft_actions_until_rec(g, depth, stop))
 }
 
@@ -390,7 +390,7 @@ impl core::fmt::Display for DivideError {
 }
 
 /// [`divide`] that gives up as soon as `stop` is set.
-pub fn divide_until<G: Game>(
+pub fn divide_until<G: Notation>(
     g: &G,
     depth: u32,
     actions_level: bool,
@@ -425,7 +425,7 @@ pub fn divide_until<G: Game>(
 }
 
 /// Divide: the count below every legal turn of the root, sorted by token.
-pub fn divide<G: Game>(g: &G, depth: u32, actions_level: bool) -> Result<Vec<(String, u64)>, DivideError> {
+pub fn divide<G: Notation>(g: &G, depth: u32, actions_level: bool) -> Result<Vec<(String, u64)>, DivideError> {
     if depth == 0 {
         return Ok(Vec::new());
     }
@@ -511,7 +511,7 @@ mod tests {
     #[test]
     fn turns_built_action_by_action_are_legal() {
         use crate::games::{quattuor::Quattuor, teamchess::TeamChess};
-        fn check<G: Game>(g: &G) {
+        fn check<G: crate::game::Game>(g: &G) {
             let legal: Vec<String> = legal_turns(g).into_iter().map(|(t, _)| t).collect();
             let mut seed = 12345u64;
             for _ in 0..50 {

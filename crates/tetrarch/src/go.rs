@@ -208,7 +208,7 @@ fn letter_clock(key: &str, letters: Option<[&str; 4]>) -> Option<(usize, bool)> 
 }
 
 /// Parses the words after `go`. `letters` are the game's clock letters
-/// ([`tetrarch_core::game::Presentation::CLOCK_LETTERS`]): `<l>time` and `<l>inc`
+/// ([`tetrarch_core::game::GameInfo::CLOCK_LETTERS`]): `<l>time` and `<l>inc`
 /// then set the clock of the seat with letter `l`.
 pub fn parse_go(args: &[&str], letters: Option<[&str; 4]>) -> Result<GoCommand, GoError> {
     match args.first().copied() {

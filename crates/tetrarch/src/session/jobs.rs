@@ -1,12 +1,12 @@
 //! The threads `go` starts: a search (with pondering, `bestmove` at its
 //! end) or a perft count, and the one-shot search of `bench`.
 
+use crate::GameInfo;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tetrarch_core::game::Game;
 use tetrarch_core::turns::{divide_until, perft_until, DivideError};
 use tetrarch_search::{Clock, Config, Info, Limits, SearchParams, SearchResult, Searcher, Strategy};
 
@@ -18,9 +18,9 @@ use crate::job::{Flags, Job, JobKind, SpawnError};
 use crate::options::Settings;
 use crate::out::Out;
 
-impl<G: Game> Session<G> {
+impl<G: GameInfo> Session<G> {
     pub(super) fn limits(&self, g: &GoSearch, settings: &Settings) -> Limits {
-        let seat = self.pos.to_move();
+        let seat = self.pos().to_move();
         let (time, inc) = g.clock_of(seat);
         Limits {
             depth: g.depth,
@@ -59,9 +59,9 @@ impl<G: Game> Session<G> {
             JobKind::Search
         };
         let job = SearchJob {
-            root: self.pos.clone(),
-            opts: self.opts.clone(),
-            history: self.history.clone(),
+            root: self.pos().clone(),
+            opts: self.game.options().clone(),
+            history: self.game.history().to_vec(),
             capped: self.capped(settings.turn_cap),
             with_ponder: settings.ponder_in_bestmove(),
             limits,
@@ -78,7 +78,7 @@ impl<G: Game> Session<G> {
     }
 
     pub(super) fn start_perft(&self, depth: u32, actions: bool, out: &Out) -> Result<Job, SpawnError> {
-        let root = self.pos.clone();
+        let root = self.pos().clone();
         let out = out.clone();
         let flags = Arc::new(Flags::default());
         let stop = Arc::clone(&flags);
@@ -115,7 +115,7 @@ impl<G: Game> Session<G> {
 }
 
 /// Everything a search thread owns.
-struct SearchJob<G: Game> {
+struct SearchJob<G: GameInfo> {
     root: G,
     opts: G::Options,
     history: Vec<u64>,
@@ -137,7 +137,7 @@ struct SearchJob<G: Game> {
     out: Out,
 }
 
-impl<G: Game> SearchJob<G> {
+impl<G: GameInfo> SearchJob<G> {
     /// One search; a panic in the search is reported and leaves a fresh
     /// searcher behind. The random player draws a legal turn instead.
     fn search(&self, limits: &Limits, stop: &AtomicBool) -> Option<SearchResult<G::Action>> {
@@ -195,7 +195,7 @@ impl<G: Game> SearchJob<G> {
 /// The random player's answer (docs/levels.md): a legal turn of `root`
 /// drawn uniformly with the random numbers of `seed` and the position, so
 /// that a seeded game is reproducible.
-fn random_result<G: Game>(root: &G, seed: u64) -> Option<SearchResult<G::Action>> {
+fn random_result<G: GameInfo>(root: &G, seed: u64) -> Option<SearchResult<G::Action>> {
     let mut state = seed ^ root.key();
     let best = tetrarch_core::turns::random_turn(root, |n| {
         state = tetrarch_core::zobrist::splitmix64(state);
@@ -208,7 +208,7 @@ fn random_result<G: Game>(root: &G, seed: u64) -> Option<SearchResult<G::Action>
 /// Runs a search to `depth` on `pos` with a fresh table and the variant's
 /// default `strategy` (for `bench`); returns the result, the nodes and the
 /// time, or the panic.
-pub(crate) fn bench_search<G: Game>(
+pub(crate) fn bench_search<G: GameInfo>(
     searcher: &mut Searcher<G>,
     pos: &G,
     depth: u32,

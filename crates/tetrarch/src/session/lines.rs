@@ -1,7 +1,8 @@
 //! The engine's report lines: `info` during a search and `bestmove` after
 //! it, with turns in the game's dialect where an option selects one.
 
-use tetrarch_core::game::{turn_done, Game};
+use crate::GameInfo;
+use tetrarch_core::game::turn_done;
 use tetrarch_core::turns::{line_to_turns, play_turn, turn_by_actions, turn_string};
 use tetrarch_search::{Info, Score, SearchResult};
 
@@ -16,14 +17,14 @@ fn score_text(s: Score) -> String {
 }
 
 /// The token of a turn: the game's dialect when an option selects one
-/// ([`Presentation::dialect_turn`]), else the canonical token.
-pub(crate) fn turn_token<G: Game>(g: &G, opts: &G::Options, actions: &[G::Action]) -> String {
+/// ([`GameInfo::dialect_turn`]), else the canonical token.
+pub(crate) fn turn_token<G: GameInfo>(g: &G, opts: &G::Options, actions: &[G::Action]) -> String {
     g.dialect_turn(opts, actions).unwrap_or_else(|| turn_string(g, actions))
 }
 
 /// A line of actions from `root` as turn tokens: [`line_to_turns`], each
 /// turn in the game's dialect where one is selected.
-pub(crate) fn line_tokens<G: Game>(root: &G, opts: &G::Options, actions: &[G::Action]) -> Vec<String> {
+pub(crate) fn line_tokens<G: GameInfo>(root: &G, opts: &G::Options, actions: &[G::Action]) -> Vec<String> {
     if root.dialect_turn(opts, &actions[..actions.len().min(1)]).is_none() {
         return line_to_turns(root, actions);
     }
@@ -46,8 +47,8 @@ pub(crate) fn line_tokens<G: Game>(root: &G, opts: &G::Options, actions: &[G::Ac
 }
 
 /// A score from the side to move, as the game's dialect reports it
-/// ([`Presentation::dialect_score_seat`]: 4pchess's tools read Red/Yellow's side).
-fn dialect_score<G: Game>(root: &G, opts: &G::Options, s: Score) -> Score {
+/// ([`GameInfo::dialect_score_seat`]: 4pchess's tools read Red/Yellow's side).
+fn dialect_score<G: GameInfo>(root: &G, opts: &G::Options, s: Score) -> Score {
     match root.dialect_score_seat(opts) {
         Some(seat) if root.side_of(seat) != root.side_of(root.to_move()) => match s {
             Score::Cp(x) => Score::Cp(-x),
@@ -58,7 +59,7 @@ fn dialect_score<G: Game>(root: &G, opts: &G::Options, s: Score) -> Score {
 }
 
 /// The `info` line of one search report.
-pub(crate) fn info_line<G: Game>(root: &G, opts: &G::Options, info: &Info<G::Action>) -> String {
+pub(crate) fn info_line<G: GameInfo>(root: &G, opts: &G::Options, info: &Info<G::Action>) -> String {
     let ms = info.time.as_millis();
     let nps = (info.nodes as u128 * 1_000_000) / info.time.as_micros().max(1);
     let mut s = format!(
@@ -85,7 +86,7 @@ pub(crate) fn info_line<G: Game>(root: &G, opts: &G::Options, info: &Info<G::Act
 /// The `bestmove` line for a search result on `root` (a legal turn even when
 /// the search returned none: the first legal turn then), with the `ponder`
 /// turn if the search has one and `with_ponder` allows it.
-pub(crate) fn bestmove_line<G: Game>(
+pub(crate) fn bestmove_line<G: GameInfo>(
     root: &G,
     opts: &G::Options,
     history: &[u64],

@@ -1,8 +1,11 @@
-//! One game's protocol state and its commands, generic over [`Game`].
+//! One game's protocol state and its commands, generic over the game
+//! ([`GameInfo`]: a [`Game`](tetrarch_core::game::Game) with the engine's
+//! facts).
 //!
-//! A [`Session`] owns the options, the current position, the keys of the
-//! turn-start positions since the last `position` command (for the rules that
-//! depend on history) and the [`Searcher`]. The [`crate::Engine`] picks the
+//! A [`Session`] owns the game since the last `position` command as the
+//! core's typed [`Played`] (the options, the start, the turns, the current
+//! position, the keys of the turn-start positions for the rules that depend
+//! on history) and the [`Searcher`]. The [`crate::Engine`] picks the
 //! session of the current variant once per line and calls it through
 //! [`SessionOps`].
 //!
@@ -11,13 +14,15 @@
 //! `jobs.rs` the threads `go` starts and the search of `bench`, `lines.rs`
 //! the `info` and `bestmove` lines they print.
 
+use crate::GameInfo;
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tetrarch_core::eval::Weights;
-use tetrarch_core::game::{turn_done, Game, OptionSpec, Outcome};
-use tetrarch_core::turns::{parse_turn, play_turn};
+use tetrarch_core::game::{turn_done, OptionSpec, Outcome};
+use tetrarch_core::handle::{GameOps, Played};
+use tetrarch_core::turns::parse_turn;
 use tetrarch_search::{AllocError, Searcher};
 
 use crate::error::CommandError;
@@ -101,23 +106,17 @@ pub(crate) fn ugi_result(o: Option<&Outcome>) -> &'static str {
 }
 
 /// The protocol state of one game.
-pub struct Session<G: Game> {
+pub struct Session<G: GameInfo> {
     variant: &'static str,
-    opts: G::Options,
     specs: Vec<OptionSpec>,
     ffa: bool,
-    /// The current position.
-    pos: G,
-    /// Keys of the turn-start positions before `pos` since the last
-    /// `position` command, oldest first.
-    history: Vec<u64>,
-    /// The turn tokens played since the last `position` command.
-    turns: Vec<String>,
-    /// The position that command set up (for `record`).
-    start: G,
+    /// The game since the last `position` command (the core's typed game:
+    /// its rule options, the position that command set up, the turns
+    /// played and the history keys).
+    game: Played<G>,
     /// The words of that command before `moves` (`startpos`, `fen …`,
-    /// `setup …`), while `pos` is still what they and `turns` give: a
-    /// `position` command that repeats them and `turns` and adds turns
+    /// `setup …`), while `game` is still what they and its turns give: a
+    /// `position` command that repeats them and the turns and adds turns
     /// (a match sends the whole game every turn) plays only the new turns.
     head: Option<Vec<String>>,
     searcher: Arc<Mutex<Searcher<G>>>,
@@ -149,14 +148,14 @@ pub(crate) fn panic_text(p: &(dyn Any + Send)) -> String {
 }
 
 /// Whether a variant is a free-for-all: more than two seats, each its own side.
-pub(crate) fn is_free_for_all<G: Game>(g: &G) -> bool {
+pub(crate) fn is_free_for_all<G: GameInfo>(g: &G) -> bool {
     let n = g.seats();
     n > 2 && (0..n).all(|a| (0..a).all(|b| g.side_of(a) != g.side_of(b)))
 }
 
 /// Whether `actions` is a legal, complete turn of `g` (checked action by
 /// action against the legal lists, so a bad line never reaches `make`).
-pub(crate) fn is_legal_turn<G: Game>(g: &G, actions: &[G::Action]) -> bool {
+pub(crate) fn is_legal_turn<G: GameInfo>(g: &G, actions: &[G::Action]) -> bool {
     if actions.is_empty() {
         return false;
     }
@@ -171,7 +170,7 @@ pub(crate) fn is_legal_turn<G: Game>(g: &G, actions: &[G::Action]) -> bool {
 }
 
 /// Whether the game is over in `g` given its history.
-fn game_over<G: Game>(g: &G, history: &[u64]) -> bool {
+fn game_over<G: GameInfo>(g: &G, history: &[u64]) -> bool {
     if g.outcome().is_some() || g.history_outcome(history).is_some() {
         return true;
     }
@@ -182,7 +181,20 @@ fn game_over<G: Game>(g: &G, history: &[u64]) -> bool {
     list.is_empty()
 }
 
-impl<G: Game> Session<G> {
+/// Plays `moves` (turns `done + 1`, … of a `position` command) in `game`.
+fn play_turns<G: GameInfo>(game: &mut Played<G>, moves: &[&str], done: usize) -> Result<(), CommandError> {
+    for (i, tok) in moves.iter().enumerate() {
+        let turn = done + i + 1;
+        if let Some(outcome) = game.outcome() {
+            return Err(CommandError::AfterEnd { turn, token: tok.to_string(), outcome });
+        }
+        let acts = parse_turn(game.pos(), tok).map_err(|source| CommandError::Turn { turn, token: tok.to_string(), source })?;
+        game.play_actions(acts);
+    }
+    Ok(())
+}
+
+impl<G: GameInfo> Session<G> {
     /// A session of `variant` with the game's default options, at the start
     /// position.
     pub fn new(variant: &'static str, settings: &Settings) -> Self {
@@ -192,11 +204,7 @@ impl<G: Game> Session<G> {
             variant,
             specs: G::option_specs(variant),
             ffa: is_free_for_all(&pos),
-            opts,
-            start: pos.clone(),
-            pos,
-            history: Vec::new(),
-            turns: Vec::new(),
+            game: Played::from_position(variant, opts, pos),
             head: None,
             searcher: Arc::new(Mutex::new(Searcher::new(settings.hash_mb))),
             hash_mb: settings.hash_mb,
@@ -215,18 +223,18 @@ impl<G: Game> Session<G> {
 
     /// The current position.
     pub fn pos(&self) -> &G {
-        &self.pos
+        self.game.pos()
     }
 
     /// The outcome, by the position's rules or by its history.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.pos.outcome().or_else(|| self.pos.history_outcome(&self.history))
+        self.game.outcome()
     }
 
     /// Whether the runner's `TurnCap` (`turn_cap` turns since the
     /// `position` command's start; 0 = off) has been reached.
     pub fn capped(&self, turn_cap: u32) -> bool {
-        turn_cap > 0 && self.turns.len() >= turn_cap as usize
+        turn_cap > 0 && self.game.turns().len() >= turn_cap as usize
     }
 
     /// [`Session::outcome`], else a draw of every seat by `TurnCap`
@@ -235,44 +243,45 @@ impl<G: Game> Session<G> {
     pub fn outcome_capped(&self, turn_cap: u32) -> Option<Outcome> {
         self.outcome().or_else(|| {
             self.capped(turn_cap).then(|| {
-                let all = (0..self.pos.seats()).fold(tetrarch_core::game::SeatSet::EMPTY, |s, x| s.with(x));
+                let all = (0..self.pos().seats()).fold(tetrarch_core::game::SeatSet::EMPTY, |s, x| s.with(x));
                 Outcome::draw(all, TURN_CAP_REASON)
             })
         })
     }
 
-    /// Parses a `position` command into (start, position, history, turns)
-    /// without touching the session. When it repeats the current one and
-    /// adds turns, only those are played (the result is the same).
-    fn parse_position(&self, args: &[&str]) -> Result<(G, G, Vec<u64>, Vec<String>), CommandError> {
+    /// Parses a `position` command into the game it sets up without
+    /// touching the session. When it repeats the current one and adds
+    /// turns, only those are played (the result is the same).
+    fn parse_position(&self, args: &[&str]) -> Result<Played<G>, CommandError> {
         let split = args.iter().position(|w| *w == "moves");
         let (head, moves) = match split {
             Some(i) => (&args[..i], &args[i + 1..]),
             None => (args, &[][..]),
         };
-        let k = self.turns.len();
+        let k = self.game.turns().len();
         if self.head.as_ref().is_some_and(|h| h.iter().eq(head.iter()))
             && moves.len() >= k
-            && moves[..k].iter().eq(self.turns.iter())
+            && moves[..k].iter().eq(self.game.turns().iter())
         {
-            let mut turns = self.turns.clone();
-            let (pos, history) = self.play_turns(self.pos.clone(), self.history.clone(), &moves[k..], k, &mut turns)?;
-            return Ok((self.start.clone(), pos, history, turns));
+            let mut game = self.game.clone();
+            play_turns(&mut game, &moves[k..], k)?;
+            return Ok(game);
         }
+        let opts = self.game.options();
         let pos = match head.split_first() {
             None => return Err(CommandError::NoStart),
             Some((&"startpos", rest)) => {
                 if let Some(w) = rest.first() {
                     return Err(CommandError::AfterStartpos(w.to_string()));
                 }
-                G::startpos(&self.opts)
+                G::startpos(opts)
             }
             Some((&"fen", rest)) => {
                 if rest.is_empty() {
                     return Err(CommandError::EmptyFen);
                 }
                 let s = rest.join(" ");
-                catch_unwind(AssertUnwindSafe(|| G::from_position_string(&s, &self.opts)))
+                catch_unwind(AssertUnwindSafe(|| G::from_position_string(&s, opts)))
                     .map_err(|p| CommandError::PositionParserFailed(panic_text(&*p)))?
                     .map_err(CommandError::InvalidPosition)?
             }
@@ -280,45 +289,20 @@ impl<G: Game> Session<G> {
                 if rest.is_empty() {
                     return Err(CommandError::EmptySetup);
                 }
-                G::from_setup(rest, &self.opts).map_err(CommandError::InvalidSetup)?
+                G::from_setup(rest, opts).map_err(CommandError::InvalidSetup)?
             }
             Some((w, _)) => return Err(CommandError::UnknownStart(w.to_string())),
         };
-        let start = pos.clone();
-        let mut turns = Vec::with_capacity(moves.len());
-        let (pos, history) = self.play_turns(pos, Vec::new(), moves, 0, &mut turns)?;
-        Ok((start, pos, history, turns))
-    }
-
-    /// Plays `moves` (turns `done + 1`, … of the command) on `pos`.
-    fn play_turns(
-        &self,
-        mut pos: G,
-        mut history: Vec<u64>,
-        moves: &[&str],
-        done: usize,
-        turns: &mut Vec<String>,
-    ) -> Result<(G, Vec<u64>), CommandError> {
-        for (i, tok) in moves.iter().enumerate() {
-            let turn = done + i + 1;
-            if let Some(outcome) = pos.outcome().or_else(|| pos.history_outcome(&history)) {
-                return Err(CommandError::AfterEnd { turn, token: tok.to_string(), outcome });
-            }
-            let acts = parse_turn(&pos, tok).map_err(|source| CommandError::Turn { turn, token: tok.to_string(), source })?;
-            if pos.at_turn_start() {
-                history.push(pos.key());
-            }
-            play_turn(&mut pos, &acts);
-            turns.push(tok.to_string());
-        }
-        Ok((pos, history))
+        let mut game = Played::from_position(self.variant, opts.clone(), pos);
+        play_turns(&mut game, moves, 0)?;
+        Ok(game)
     }
 
     /// The game option set `index` would give, or the error.
     fn with_game_option(&self, index: usize, value: Option<&str>) -> Result<G::Options, OptionError> {
         let spec = self.specs.get(index).ok_or(OptionError::NoSuchOption)?;
         let v = check_value(spec.name, &spec.kind, value)?;
-        let mut opts = self.opts.clone();
+        let mut opts = self.game.options().clone();
         G::set_option(&mut opts, spec.name, &v).map_err(|source| OptionError::Game { name: spec.name, source })?;
         Ok(opts)
     }
@@ -326,8 +310,8 @@ impl<G: Game> Session<G> {
     /// The 0-based seat of `go setup [seat <n>]`.
     fn setup_seat(&self, seat: Option<u32>) -> Result<usize, GoError> {
         if let Some(k) = seat {
-            if k as usize > self.pos.seats() {
-                return Err(GoError::NoSuchSeat { seat: k, seats: self.pos.seats() });
+            if k as usize > self.pos().seats() {
+                return Err(GoError::NoSuchSeat { seat: k, seats: self.pos().seats() });
             }
         }
         Ok(seat.map_or(0, |k| k as usize - 1))
@@ -341,8 +325,8 @@ impl<G: Game> Session<G> {
         let mut turns = Vec::new();
         for (i, tok) in searchmoves.iter().enumerate() {
             let acts =
-                parse_turn(&self.pos, tok).map_err(|source| GoError::Searchmove { index: i + 1, token: tok.clone(), source })?;
-            let mut pos = self.pos.clone();
+                parse_turn(self.pos(), tok).map_err(|source| GoError::Searchmove { index: i + 1, token: tok.clone(), source })?;
+            let mut pos = self.pos().clone();
             let mut path = Vec::with_capacity(acts.len());
             for &a in &acts {
                 let mut list = G::Actions::default();

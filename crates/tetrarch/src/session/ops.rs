@@ -1,9 +1,11 @@
 //! The protocol commands of a [`Session`], behind [`SessionOps`].
 
+use crate::GameInfo;
 use std::sync::Arc;
 
 use tetrarch_core::eval::Weights;
-use tetrarch_core::game::{Game, OptionSpec};
+use tetrarch_core::game::OptionSpec;
+use tetrarch_core::handle::{GameOps, Played};
 use tetrarch_core::turns::{count_turns_up_to, legal_turns_up_to, TURN_LIST_LIMIT};
 use tetrarch_search::AllocError;
 
@@ -14,7 +16,7 @@ use crate::job::Job;
 use crate::options::{OptionError, Settings};
 use crate::out::Out;
 
-impl<G: Game> SessionOps for Session<G> {
+impl<G: GameInfo> SessionOps for Session<G> {
     fn variant(&self) -> &'static str {
         self.variant
     }
@@ -24,7 +26,7 @@ impl<G: Game> SessionOps for Session<G> {
     }
 
     fn has_setup(&self) -> bool {
-        G::propose_setup(&self.opts, 0, 0).is_some()
+        G::propose_setup(self.game.options(), 0, 0).is_some()
     }
 
     fn option_specs(&self) -> &[OptionSpec] {
@@ -32,8 +34,8 @@ impl<G: Game> SessionOps for Session<G> {
     }
 
     fn set_game_option(&mut self, index: usize, value: Option<&str>) -> Result<(), OptionError> {
-        self.opts = self.with_game_option(index, value)?;
-        self.pos.apply_options(&self.opts);
+        let opts = self.with_game_option(index, value)?;
+        self.game.set_options(opts);
         self.head = None;
         Ok(())
     }
@@ -67,10 +69,8 @@ impl<G: Game> SessionOps for Session<G> {
 
     fn new_game(&mut self) {
         lock(&self.searcher).clear();
-        self.pos = G::startpos(&self.opts);
-        self.start = self.pos.clone();
-        self.history.clear();
-        self.turns.clear();
+        let opts = self.game.options().clone();
+        self.game = Played::from_position(self.variant, opts.clone(), G::startpos(&opts));
         self.head = None;
         self.setup_count = 0;
     }
@@ -80,7 +80,7 @@ impl<G: Game> SessionOps for Session<G> {
     }
 
     fn record(&self, out: &Out) -> Result<(), CommandError> {
-        match G::write_record(&self.start, &self.turns) {
+        match G::write_record(self.game.start(), self.game.turns()) {
             None => Err(CommandError::NoRecordFormat { variant: self.variant }),
             Some(Err(e)) => Err(CommandError::Record(e)),
             Some(Ok(text)) => {
@@ -91,11 +91,7 @@ impl<G: Game> SessionOps for Session<G> {
     }
 
     fn position(&mut self, args: &[&str]) -> Result<(), CommandError> {
-        let (start, pos, history, turns) = self.parse_position(args)?;
-        self.start = start;
-        self.pos = pos;
-        self.history = history;
-        self.turns = turns;
+        self.game = self.parse_position(args)?;
         self.head = Some(args.iter().take_while(|w| **w != "moves").map(|w| w.to_string()).collect());
         Ok(())
     }
@@ -115,7 +111,7 @@ impl<G: Game> SessionOps for Session<G> {
                     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
                 };
                 let seed = tetrarch_core::zobrist::splitmix64(base ^ self.setup_count.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                match G::propose_setup(&self.opts, seat, seed) {
+                match G::propose_setup(self.game.options(), seat, seed) {
                     Some(tok) => {
                         out.line(format!("bestsetup {tok}"));
                         Ok(None)
@@ -127,17 +123,17 @@ impl<G: Game> SessionOps for Session<G> {
     }
 
     fn display(&self, out: &Out) {
-        let mut v: Vec<String> = self.pos.render().lines().map(str::to_owned).collect();
-        let seat = self.pos.to_move();
-        v.push(format!("Position: {}", self.pos.position_string()));
-        for (label, text) in self.pos.alt_notations() {
+        let mut v: Vec<String> = self.pos().render().lines().map(str::to_owned).collect();
+        let seat = self.pos().to_move();
+        v.push(format!("Position: {}", self.pos().position_string()));
+        for (label, text) in self.pos().alt_notations() {
             v.push(format!("{label}: {text}"));
         }
-        v.push(format!("Key: {:016x}", self.pos.key()));
-        v.push(format!("To move: p{} ({})", seat + 1, self.pos.seat_name(seat)));
+        v.push(format!("Key: {:016x}", self.pos().key()));
+        v.push(format!("To move: p{} ({})", seat + 1, self.pos().seat_name(seat)));
         // The count of `moves` (rules of the position alone, like perft).
         let limit = TURN_LIST_LIMIT as u64;
-        match count_turns_up_to(&self.pos, limit) {
+        match count_turns_up_to(self.pos(), limit) {
             Some(n) => v.push(format!("Legal turns: {n}")),
             None => v.push(format!("Legal turns: more than {limit}")),
         }
@@ -145,7 +141,7 @@ impl<G: Game> SessionOps for Session<G> {
     }
 
     fn moves(&self, out: &Out) -> Result<(), CommandError> {
-        let turns = legal_turns_up_to(&self.pos, TURN_LIST_LIMIT).ok_or(CommandError::TooManyTurns)?;
+        let turns = legal_turns_up_to(self.pos(), TURN_LIST_LIMIT).ok_or(CommandError::TooManyTurns)?;
         let mut s = String::from("moves");
         for (t, _) in turns {
             s.push(' ');
@@ -161,7 +157,7 @@ impl<G: Game> SessionOps for Session<G> {
             ["gameover"] => out.line(format!("response {}", outcome().is_some())),
             // After `ugi`, a 2-seat game answers in UGI's one word; 4-seat
             // games keep the full form (UGI has no words for them).
-            ["result"] if settings.ugi && self.pos.seats() == 2 => {
+            ["result"] if settings.ugi && self.pos().seats() == 2 => {
                 out.line(format!("response {}", ugi_result(outcome().as_ref())))
             }
             ["result"] => match outcome() {
@@ -169,9 +165,9 @@ impl<G: Game> SessionOps for Session<G> {
                 None => out.line("response none"),
             },
             ["reason"] => out.line(format!("response {}", outcome().map_or("none", |o| o.reason))),
-            ["turn"] => out.line(format!("response p{}", self.pos.to_move() + 1)),
-            ["p1turn"] => out.line(format!("response {}", self.pos.to_move() == 0)),
-            ["board"] => match crate::board_json::board_json(&self.pos, &self.history) {
+            ["turn"] => out.line(format!("response p{}", self.pos().to_move() + 1)),
+            ["p1turn"] => out.line(format!("response {}", self.pos().to_move() == 0)),
+            ["board"] => match crate::board_json::board_json(self.game.pos(), self.game.history()) {
                 Some(json) => out.line(format!("response {json}")),
                 None => return Err(CommandError::NoBoard { variant: self.variant }),
             },
@@ -183,13 +179,13 @@ impl<G: Game> SessionOps for Session<G> {
     }
 
     fn eval(&self, out: &Out) {
-        let seat = self.pos.to_move();
-        let mut v = vec![format!("Eval for p{} ({}), centipawns for its side:", seat + 1, self.pos.seat_name(seat))];
+        let seat = self.pos().to_move();
+        let mut v = vec![format!("Eval for p{} ({}), centipawns for its side:", seat + 1, self.pos().seat_name(seat))];
         let w = self.weights();
-        for (name, x) in self.pos.eval_terms(seat, w) {
+        for (name, x) in self.pos().eval_terms(seat, w) {
             v.push(format!("{name}: {x}"));
         }
-        v.push(format!("Total: {}", self.pos.evaluate(seat, w)));
+        v.push(format!("Total: {}", self.pos().evaluate(seat, w)));
         out.lines(v);
     }
 
@@ -213,6 +209,6 @@ impl<G: Game> SessionOps for Session<G> {
     }
 
     fn position_string(&self) -> String {
-        self.pos.position_string()
+        self.pos().position_string()
     }
 }

@@ -336,7 +336,7 @@ impl Presentation for FourChess {
     }
 }
 
-impl crate::registry::GameInfo for FourChess {
+impl crate::game::GameInfo for FourChess {
     /// fourchess.md §13: leap, partner exposure, mate to inert, promotion,
     /// the cascade.
     fn bench_positions(_variant: &str) -> &'static [&'static str] {

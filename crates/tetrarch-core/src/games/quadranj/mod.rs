@@ -531,10 +531,6 @@ impl Notation for Quadranj {
         setup::from_setup(tokens, opts)
     }
 
-    fn propose_setup(opts: &Options, seat: Seat, seed: u64) -> Option<String> {
-        Some(setup::propose(opts, seat, seed))
-    }
-
     fn seat_name(&self, seat: Seat) -> &'static str {
         if self.geo.seats == 2 {
             ["Red", "Blue"][seat & 1]
@@ -639,7 +635,11 @@ impl Presentation for Quadranj {
     }
 }
 
-impl crate::registry::GameInfo for Quadranj {
+impl crate::game::GameInfo for Quadranj {
+    fn propose_setup(opts: &Options, seat: Seat, seed: u64) -> Option<String> {
+        Some(setup::propose(opts, seat, seed))
+    }
+
     fn bench_depth(_variant: &str) -> u32 {
         6
     }
@@ -652,6 +652,6 @@ impl crate::registry::GameInfo for Quadranj {
     }
     /// The burglar choice: the game's own proposal, varied by the seed.
     fn random_setup(opts: &Self::Options, seat: Seat, seed: u64) -> Option<String> {
-        Self::propose_setup(opts, seat, seed)
+        <Self as crate::game::GameInfo>::propose_setup(opts, seat, seed)
     }
 }

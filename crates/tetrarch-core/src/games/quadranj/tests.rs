@@ -3,7 +3,7 @@
 //! against the simple rules in `naive`.
 
 use super::*;
-use crate::game::action_string;
+use crate::game::{action_string, GameInfo};
 use crate::turns::{legal_turns, parse_turn, perft, perft_actions, play_turn};
 
 const START8: &str = "5bG1bK/4bBb2B2/4bBbGb2BbG/5bBbB1/1rBrB5/rGr2BrGrB4/2r2BrB4/rK1rG5 r 0 - rb 0/0 ?/? 0 1";

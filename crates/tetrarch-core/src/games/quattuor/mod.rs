@@ -419,10 +419,6 @@ impl Notation for Quattuor {
         notation::from_setup(tokens)
     }
 
-    fn propose_setup(_opts: &Options, seat: Seat, seed: u64) -> Option<String> {
-        Some(setup::propose(seat.min(1), seed))
-    }
-
     fn seat_name(&self, seat: Seat) -> &'static str {
         ["Red", "Black"][seat & 1]
     }
@@ -481,7 +477,11 @@ impl Presentation for Quattuor {
     }
 }
 
-impl crate::registry::GameInfo for Quattuor {
+impl crate::game::GameInfo for Quattuor {
+    fn propose_setup(_opts: &Options, seat: Seat, seed: u64) -> Option<String> {
+        Some(setup::propose(seat.min(1), seed))
+    }
+
     /// A race from a random set-up (runner seed 503, game 7, turn 11):
     /// Red's dQ on a10 and Black's sQ on e7 are both three turns from
     /// their goal ranks, and Red's dQ has no Black Ace or King near it

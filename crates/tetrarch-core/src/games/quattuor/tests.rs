@@ -2,7 +2,7 @@
 //! notation and set-up errors, and properties against the simple rules.
 
 use super::*;
-use crate::game::action_string;
+use crate::game::{action_string, GameInfo};
 use crate::turns::{divide, legal_turns, parse_turn, perft, perft_actions, play_turn};
 
 fn pos(s: &str) -> Quattuor {

@@ -566,4 +566,4 @@ impl Presentation for QueensKings {
 
 /// `bench` to the default depth; free-for-all `Strategy` paranoid (brs
 /// took 46 % of the points against it, maxn 47 %).
-impl crate::registry::GameInfo for QueensKings {}
+impl crate::game::GameInfo for QueensKings {}

@@ -276,7 +276,9 @@ impl Presentation for TeamChess {
     fn board_view(&self) -> Option<crate::view::BoardView> {
         Some(view::board_view(self))
     }
+}
 
+impl crate::game::GameInfo for TeamChess {
     fn dialect_turn(&self, opts: &Options, actions: &[Move]) -> Option<String> {
         (opts.fen4_notation && actions.len() == 1).then(|| notation::fen4_move(actions[0]))
     }
@@ -288,9 +290,7 @@ impl Presentation for TeamChess {
     }
 
     const CLOCK_LETTERS: Option<[&'static str; 4]> = Some(["r", "b", "y", "g"]);
-}
 
-impl crate::registry::GameInfo for TeamChess {
     fn bench_positions(_variant: &str) -> &'static [&'static str] {
         &[
             "3yK4/8/8/14/14/14/13gK/bK13/14/14/14/8/8/rR3rK2rR r rKQ - 0 1",
