@@ -47,7 +47,7 @@ pub use error::CommandError;
 pub use job::Job;
 pub use options::Settings;
 use options::{check_value, option_line, parse_setoption, spec_line, Generic, OptionError, ValueError};
-pub use out::{Captured, Out};
+pub use out::{Captured, EngineEvent, Events, Out, SearchReport};
 use session::{Session, SessionOps};
 
 /// The engine's name and version for `id name`.

@@ -8,11 +8,11 @@ use tetrarch_core::game::Game;
 use tetrarch_core::turns::{
     divide, legal_turns_up_to, parse_turn, perft, perft_actions, perft_bulk, play_turn, DivideError, TURN_LIST_LIMIT,
 };
-use tetrarch_search::{Score, Searcher};
+use tetrarch_search::Searcher;
 
 pub use crate::error::PerftBenchError;
 use crate::out::Out;
-use crate::session::{bench_search, bestmove_line};
+use crate::session::{bench_search, best_move};
 use crate::{variants, with_variant, GameInfo, GameVisitor};
 
 /// Arguments of `tetrarch perft`.
@@ -152,11 +152,8 @@ impl GameVisitor for BenchVisitor<'_> {
                 Ok((r, el)) => {
                     *self.nodes += r.nodes;
                     *self.time += el;
-                    let best = bestmove_line(&pos, &opts, &[], Some(&r), true, self.out);
-                    let score = match r.score {
-                        Score::Cp(x) => format!("cp {x}"),
-                        Score::Mate(n) => format!("mate {n}"),
-                    };
+                    let best = best_move(&pos, &opts, &[], Some(&r), true, self.out).line();
+                    let score = crate::out::score_text(r.score);
                     self.out.line(format!(
                         "bench {variant} {name}: depth {} nodes {} time {} ms score {score} {best}",
                         r.depth,

@@ -1,6 +1,7 @@
 //! The engine bridge: the in-process [`Engine`](crate::Engine) driven
 //! through the protocol (options, `position`, `go`, `stop`), its output
-//! taken in (search reports, `bestmove`, the log) and its turns played.
+//! taken in (search reports and answers as typed events, its lines as the
+//! log) and its turns played.
 
 use std::time::Instant;
 
@@ -12,6 +13,7 @@ use super::scorer::{Eval, EvalPoint};
 use super::state::{Gui, Hint, Search};
 use super::thinking::Thinking;
 use crate::options::default_strategy;
+use crate::out::EngineEvent;
 
 impl Gui {
     /// The lines that set an engine to the game's variant and options
@@ -85,36 +87,43 @@ impl Gui {
     }
 
     /// Sends one protocol line to the engine; returns the error lines it
-    /// printed at once. A `bestmove` among them answers the running search
-    /// (a weak level's search can end before `go` returns: left for the
-    /// next tick it would be lost); one of a search already halted is
+    /// printed at once. An answer among its events answers the running
+    /// search (a weak level's search can end before `go` returns: left for
+    /// the next tick it would be lost); one of a search already halted is
     /// ignored by [`Gui::engine_reply`].
     pub(super) fn send(&mut self, line: &str) -> Vec<String> {
         self.engine.handle_line(line);
+        let errs = self.take_output();
+        self.take_events();
+        errs
+    }
+
+    /// Takes the engine's lines into the log (not its search reports: they
+    /// are shown as they come, from the events); returns the error lines.
+    fn take_output(&mut self) -> Vec<String> {
         let mut errs = Vec::new();
         for l in self.cap.take_lines() {
             if l.starts_with("info string error") {
                 errs.push(l.clone());
             }
-            self.absorb(l, true);
+            if !l.starts_with("info depth") {
+                self.log_line(l);
+            }
         }
         errs
     }
 
-    /// Takes in one engine line (`bestmove` only when `play` is set).
-    pub(super) fn absorb(&mut self, l: String, play: bool) {
-        if let Some(t) = Thinking::parse(&l) {
-            t.into_lines(&mut self.lines);
-            self.version += 1;
-        }
-        if let Some(rest) = l.strip_prefix("bestmove ") {
-            let tok = rest.split(' ').next().unwrap_or("").to_string();
-            if play {
-                self.engine_reply(tok);
+    /// Takes in the engine's typed events: search reports into the lines
+    /// shown, an answer to the running search.
+    fn take_events(&mut self) {
+        for e in self.events.take() {
+            match e {
+                EngineEvent::Report(r) => {
+                    Thinking::of(&r).into_lines(&mut self.lines);
+                    self.version += 1;
+                }
+                EngineEvent::BestMove(turn) => self.engine_reply(turn.unwrap_or_else(|| "(none)".into())),
             }
-        }
-        if !l.starts_with("info depth") {
-            self.log_line(l);
         }
     }
 
@@ -194,9 +203,8 @@ impl Gui {
 
     /// Drains the engine's output and starts the next engine turn.
     pub(super) fn tick(&mut self) {
-        for l in self.cap.take_lines() {
-            self.absorb(l, true);
-        }
+        self.take_output();
+        self.take_events();
         self.sync_clock();
         if let Some(m) = self.mover() {
             if self.clock_since.is_some() && self.clock_left(m) <= 0 {

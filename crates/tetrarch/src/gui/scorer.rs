@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::thinking::Thinking;
 use crate::options::Settings;
-use crate::out::Captured;
+use crate::out::{Captured, EngineEvent, Events};
 use crate::{Engine, Out};
 
 /// The node budget of one quick search.
@@ -58,7 +58,7 @@ pub(super) struct Scorer {
     /// Whether it scores at all (the server turns it on; the fuzz harness
     /// and most unit tests leave it off: a search costs time by design).
     pub(super) on: bool,
-    engine: Option<(Engine, Captured)>,
+    engine: Option<(Engine, Captured, Events)>,
     job: Option<Job>,
 }
 
@@ -78,10 +78,10 @@ impl Scorer {
     /// `positions` it accepts; `seat` (0-based) is the seat to move there.
     /// `false` if it accepted none (nothing runs).
     pub(super) fn start(&mut self, setup: &[String], positions: &[String], game: u64, index: usize, seat: usize) -> bool {
-        let (engine, cap) = self.engine.get_or_insert_with(|| {
-            let (out, cap) = Out::buffer();
+        let (engine, cap, events) = self.engine.get_or_insert_with(|| {
+            let (out, cap, events) = Out::buffer_with_events();
             let settings = Settings { hash_mb: 4, threads: 1, ..Settings::default() };
-            (Engine::with_settings(out, crate::DEFAULT_VARIANT, settings).expect("the default variant"), cap)
+            (Engine::with_settings(out, crate::DEFAULT_VARIANT, settings).expect("the default variant"), cap, events)
         });
         for l in setup {
             engine.handle_line(l);
@@ -92,6 +92,7 @@ impl Scorer {
             !cap.take_lines().iter().any(|l| l.starts_with("info string error"))
         });
         if accepted {
+            events.take();
             engine.handle_line(&format!("go nodes {SCORE_NODES}"));
             self.job = Some(Job { game, index, seat, best: None });
         }
@@ -101,14 +102,16 @@ impl Scorer {
     /// Takes in the engine's output; a finished search answers (game, turn
     /// index, what it found).
     pub(super) fn poll(&mut self) -> Option<(u64, usize, Eval)> {
-        let (_, cap) = self.engine.as_mut()?;
+        let (_, cap, events) = self.engine.as_mut()?;
         let job = self.job.as_mut()?;
         let mut done = false;
-        for l in cap.take_lines() {
-            if let Some(t) = Thinking::parse(&l).filter(|t| t.multipv == 1) {
-                job.best = Some(t);
+        cap.take_lines();
+        for e in events.take() {
+            match e {
+                EngineEvent::Report(r) if r.multipv <= 1 => job.best = Some(Thinking::of(&r)),
+                EngineEvent::Report(_) => {}
+                EngineEvent::BestMove(_) => done = true,
             }
-            done |= l.starts_with("bestmove ");
         }
         if !done {
             return None;
@@ -121,9 +124,10 @@ impl Scorer {
     /// Stops a quick search and forgets it (the turns it was for changed).
     pub(super) fn cancel(&mut self) {
         if self.job.take().is_some() {
-            if let Some((engine, cap)) = self.engine.as_mut() {
+            if let Some((engine, cap, events)) = self.engine.as_mut() {
                 engine.stop_job();
                 cap.take_lines();
+                events.take();
             }
         }
     }

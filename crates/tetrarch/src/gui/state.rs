@@ -13,7 +13,7 @@ use super::player::Player;
 use super::scorer::{Eval, Scorer};
 use super::thinking::Thinking;
 use crate::options::{check_value, Settings, STRATEGIES};
-use crate::out::Captured;
+use crate::out::{Captured, Events};
 use crate::{Engine, Out};
 use tetrarch_core::game::OptionKind;
 use tetrarch_core::handle::{AnyGame, GameError, Variant};
@@ -76,6 +76,8 @@ pub(super) struct Gui {
     pub(super) paused: bool,
     pub(super) engine: Engine,
     pub(super) cap: Captured,
+    /// The engine's typed events (search reports, answers).
+    pub(super) events: Events,
     /// What the engine was last set to (variant, options, clock).
     pub(super) engine_config: String,
     pub(super) search: Option<Search>,
@@ -105,7 +107,7 @@ impl Gui {
     /// 1 MiB hash: the default 64 MiB, zeroed per input, cost it 90 % of its time).
     pub(super) fn with_settings(variant: &str, settings: Settings) -> Gui {
         let variant = Variant::from_name(variant).expect("a known variant");
-        let (out, cap) = Out::buffer();
+        let (out, cap, events) = Out::buffer_with_events();
         let engine = Engine::with_settings(out, variant.name(), settings).expect("a known variant");
         let facts = Facts::of(variant);
         let players = vec![Player::Human; facts.seats]
@@ -135,6 +137,7 @@ impl Gui {
             paused: false,
             engine,
             cap,
+            events,
             engine_config: String::new(),
             search: None,
             lines: Vec::new(),

@@ -1,9 +1,11 @@
-//! [`Thinking`]: one line of the engine's search report, read from an
-//! `info` line the in-process engine printed (with `MultiPV`, one per
-//! line: [`Thinking::multipv`]); [`Thinking::cp`] reads its score as a
-//! number for the score graph and the evaluation bar.
+//! [`Thinking`]: one line of the engine's search report, from the typed
+//! report the in-process engine sends ([`SearchReport`]; with `MultiPV`,
+//! one per line: [`Thinking::multipv`]); [`Thinking::cp`] reads its score
+//! as a number for the score graph and the evaluation bar.
 
 use serde::Serialize;
+
+use crate::out::{score_text, SearchReport};
 
 /// A mate score as centipawns (`mate 3` → 10,000 − 3): beyond any
 /// evaluation, nearer mates larger.
@@ -25,33 +27,17 @@ pub(super) struct Thinking {
 }
 
 impl Thinking {
-    pub(super) fn parse(line: &str) -> Option<Thinking> {
-        let w: Vec<&str> = line.split(' ').collect();
-        if w.first() != Some(&"info") || !w.contains(&"depth") {
-            return None;
+    /// The line of a search report the engine sent as an event.
+    pub(super) fn of(r: &SearchReport) -> Thinking {
+        Thinking {
+            multipv: r.multipv.max(1),
+            depth: r.depth.to_string(),
+            score: score_text(r.score),
+            nodes: r.nodes.to_string(),
+            nps: r.nps.to_string(),
+            time: r.time_ms.to_string(),
+            pv: r.pv.join(" "),
         }
-        let mut t = Thinking { multipv: 1, ..Thinking::default() };
-        let mut i = 1;
-        while i < w.len() {
-            match w[i] {
-                "depth" => t.depth = w.get(i + 1).unwrap_or(&"").to_string(),
-                "multipv" => t.multipv = w.get(i + 1).and_then(|k| k.parse().ok()).filter(|&k| k >= 1).unwrap_or(1),
-                "score" => {
-                    t.score = format!("{} {}", w.get(i + 1).unwrap_or(&""), w.get(i + 2).unwrap_or(&""));
-                    i += 1;
-                }
-                "nodes" => t.nodes = w.get(i + 1).unwrap_or(&"").to_string(),
-                "nps" => t.nps = w.get(i + 1).unwrap_or(&"").to_string(),
-                "time" => t.time = w.get(i + 1).unwrap_or(&"").to_string(),
-                "pv" => {
-                    t.pv = w[i + 1..].join(" ");
-                    break;
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        Some(t)
     }
 
     /// The score in centipawns from the view of the seat to move (a mate
@@ -85,16 +71,23 @@ pub(super) const MAX_LINES: usize = 5;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tetrarch_search::Score;
+
+    fn report(multipv: usize, depth: u32, score: Score, pv: &[&str]) -> SearchReport {
+        let pv = pv.iter().map(|t| t.to_string()).collect();
+        SearchReport { depth, seldepth: depth + 6, multipv, score, nodes: 17, nps: 3, hashfull: 0, time_ms: 44, pv }
+    }
 
     #[test]
     fn multipv_lines_and_scores() {
-        let a = Thinking::parse("info depth 5 seldepth 13 multipv 2 score cp -26 nodes 17 nps 3 time 44 pv f2f3 b7c7").unwrap();
+        let a = Thinking::of(&report(2, 5, Score::Cp(-26), &["f2f3", "b7c7"]));
         assert_eq!((a.multipv, a.depth.as_str(), a.cp(), a.pv.as_str()), (2, "5", Some(-26), "f2f3 b7c7"));
-        let b = Thinking::parse("info depth 7 score mate 3 pv a1a2").unwrap();
+        assert_eq!((a.score.as_str(), a.nodes.as_str(), a.nps.as_str(), a.time.as_str()), ("cp -26", "17", "3", "44"));
+        let b = Thinking::of(&report(1, 7, Score::Mate(3), &["a1a2"]));
         assert_eq!((b.multipv, b.cp()), (1, Some(MATE_CP - 3)));
-        assert_eq!(Thinking::parse("info depth 7 score mate -2 pv a1a2").unwrap().cp(), Some(-MATE_CP + 2));
-        assert_eq!(Thinking::parse("info depth 7 nodes 5").unwrap().cp(), None);
-        assert!(Thinking::parse("info string hello").is_none());
+        assert_eq!(Thinking::of(&report(1, 7, Score::Mate(-2), &["a1a2"])).cp(), Some(-MATE_CP + 2));
+        assert_eq!(Thinking::of(&report(0, 7, Score::Cp(1), &[])).multipv, 1, "a rank of 0 reads as the best");
+        assert_eq!(Thinking { score: String::new(), ..b.clone() }.cp(), None);
         let mut lines = Vec::new();
         b.clone().into_lines(&mut lines);
         a.clone().into_lines(&mut lines);

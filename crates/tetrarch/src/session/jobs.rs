@@ -10,13 +10,13 @@ use std::time::{Duration, Instant};
 use tetrarch_core::turns::{divide_until, perft_until, DivideError};
 use tetrarch_search::{Clock, Config, Info, Limits, SearchParams, SearchResult, Searcher, Strategy};
 
-use super::lines::{bestmove_line, info_line};
+use super::lines::{best_move, info_line, search_report, BestMove};
 use super::{game_over, lock, panic_text, Panicked, Session, SessionOps};
 use crate::error::CommandError;
 use crate::go::GoSearch;
 use crate::job::{Flags, Job, JobKind, SpawnError};
 use crate::options::Settings;
-use crate::out::Out;
+use crate::out::{EngineEvent, Out};
 
 impl<G: GameInfo> Session<G> {
     pub(super) fn limits(&self, g: &GoSearch, settings: &Settings) -> Limits {
@@ -146,7 +146,13 @@ impl<G: GameInfo> SearchJob<G> {
         }
         let mut s = lock(&self.searcher);
         s.set_params(self.params.clone());
-        let mut report = |info: &Info<G::Action>| self.out.line(info_line(&self.root, &self.opts, info));
+        let mut report = |info: &Info<G::Action>| {
+            let r = search_report(&self.root, &self.opts, info);
+            self.out.line(info_line(&r));
+            if self.out.wants_events() {
+                self.out.event(EngineEvent::Report(r));
+            }
+        };
         let r = catch_unwind(AssertUnwindSafe(|| s.search(&self.root, &self.history, limits, &self.config, stop, &mut report)));
         match r {
             Ok(r) => Some(r),
@@ -183,12 +189,13 @@ impl<G: GameInfo> SearchJob<G> {
             // UCI: an infinite search answers only after `stop`.
             f.wait_until(|f| f.stopped());
         }
-        let line = if self.capped {
-            "bestmove (none)".to_string()
+        let best = if self.capped {
+            BestMove::default()
         } else {
-            bestmove_line(&self.root, &self.opts, &self.history, result.as_ref(), self.with_ponder, &self.out)
+            best_move(&self.root, &self.opts, &self.history, result.as_ref(), self.with_ponder, &self.out)
         };
-        self.out.line(line);
+        self.out.line(best.line());
+        self.out.event(EngineEvent::BestMove(best.turn));
     }
 }
 

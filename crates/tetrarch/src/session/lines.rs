@@ -7,14 +7,7 @@ use tetrarch_core::turns::{line_to_turns, play_turn, turn_by_actions, turn_strin
 use tetrarch_search::{Info, Score, SearchResult};
 
 use super::{game_over, is_legal_turn};
-use crate::out::Out;
-
-fn score_text(s: Score) -> String {
-    match s {
-        Score::Cp(x) => format!("cp {x}"),
-        Score::Mate(n) => format!("mate {n}"),
-    }
-}
+use crate::out::{score_text, Out, SearchReport};
 
 /// The token of a turn: the game's dialect when an option selects one
 /// ([`GameInfo::dialect_turn`]), else the canonical token.
@@ -58,62 +51,91 @@ fn dialect_score<G: GameInfo>(root: &G, opts: &G::Options, s: Score) -> Score {
     }
 }
 
-/// The `info` line of one search report.
-pub(crate) fn info_line<G: GameInfo>(root: &G, opts: &G::Options, info: &Info<G::Action>) -> String {
-    let ms = info.time.as_millis();
-    let nps = (info.nodes as u128 * 1_000_000) / info.time.as_micros().max(1);
+/// One search report, typed ([`SearchReport`]: the scores as the dialect
+/// reports them, the line as turn tokens).
+pub(crate) fn search_report<G: GameInfo>(root: &G, opts: &G::Options, info: &Info<G::Action>) -> SearchReport {
+    SearchReport {
+        depth: info.depth,
+        seldepth: info.seldepth,
+        multipv: info.multipv,
+        score: dialect_score(root, opts, info.score),
+        nodes: info.nodes,
+        nps: ((info.nodes as u128 * 1_000_000) / info.time.as_micros().max(1)) as u64,
+        hashfull: info.hashfull,
+        time_ms: info.time.as_millis() as u64,
+        pv: if info.pv.is_empty() { Vec::new() } else { line_tokens(root, opts, &info.pv) },
+    }
+}
+
+/// The `info` line of a search report.
+pub(crate) fn info_line(r: &SearchReport) -> String {
     let mut s = format!(
         "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {}",
-        info.depth,
-        info.seldepth,
-        info.multipv,
-        score_text(dialect_score(root, opts, info.score)),
-        info.nodes,
-        nps,
-        info.hashfull,
-        ms
+        r.depth,
+        r.seldepth,
+        r.multipv,
+        score_text(r.score),
+        r.nodes,
+        r.nps,
+        r.hashfull,
+        r.time_ms
     );
-    if !info.pv.is_empty() {
+    if !r.pv.is_empty() {
         s.push_str(" pv");
-        for t in line_tokens(root, opts, &info.pv) {
+        for t in &r.pv {
             s.push(' ');
-            s.push_str(&t);
+            s.push_str(t);
         }
     }
     s
 }
 
-/// The `bestmove` line for a search result on `root` (a legal turn even when
-/// the search returned none: the first legal turn then), with the `ponder`
+/// A search's answer: its turn (`None`: `(none)`, the game is over) and
+/// the expected reply.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct BestMove {
+    pub(crate) turn: Option<String>,
+    pub(crate) ponder: Option<String>,
+}
+
+impl BestMove {
+    /// The `bestmove` line.
+    pub(crate) fn line(&self) -> String {
+        match (&self.turn, &self.ponder) {
+            (None, _) => "bestmove (none)".into(),
+            (Some(t), None) => format!("bestmove {t}"),
+            (Some(t), Some(p)) => format!("bestmove {t} ponder {p}"),
+        }
+    }
+}
+
+/// The answer for a search result on `root` (a legal turn even when the
+/// search returned none: the first legal turn then), with the `ponder`
 /// turn if the search has one and `with_ponder` allows it.
-pub(crate) fn bestmove_line<G: GameInfo>(
+pub(crate) fn best_move<G: GameInfo>(
     root: &G,
     opts: &G::Options,
     history: &[u64],
     res: Option<&SearchResult<G::Action>>,
     with_ponder: bool,
     out: &Out,
-) -> String {
+) -> BestMove {
     if game_over(root, history) {
-        return "bestmove (none)".into();
+        return BestMove::default();
     }
     let best = res.map(|r| r.best.as_slice()).unwrap_or(&[]);
     if is_legal_turn(root, best) {
         let tok = turn_token(root, opts, best);
         let mut after = root.clone();
         play_turn(&mut after, best);
-        if let Some(p) = res.and_then(|r| r.ponder.as_ref()).filter(|_| with_ponder) {
-            if after.outcome().is_none() && is_legal_turn(&after, p) {
-                return format!("bestmove {tok} ponder {}", turn_token(&after, opts, p));
-            }
-        }
-        return format!("bestmove {tok}");
+        let ponder = res
+            .and_then(|r| r.ponder.as_ref())
+            .filter(|p| with_ponder && after.outcome().is_none() && is_legal_turn(&after, p))
+            .map(|p| turn_token(&after, opts, p));
+        return BestMove { turn: Some(tok), ponder };
     }
     if !best.is_empty() {
         out.error("the search returned an illegal turn; playing the first legal turn");
     }
-    match turn_by_actions(root, |_| 0) {
-        Some(acts) => format!("bestmove {}", turn_token(root, opts, &acts)),
-        None => "bestmove (none)".into(),
-    }
+    BestMove { turn: turn_by_actions(root, |_| 0).map(|acts| turn_token(root, opts, &acts)), ponder: None }
 }

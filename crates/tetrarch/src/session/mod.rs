@@ -36,7 +36,7 @@ mod lines;
 mod ops;
 
 pub(crate) use jobs::bench_search;
-pub(crate) use lines::bestmove_line;
+pub(crate) use lines::best_move;
 
 /// The commands of one game, object-safe so that the engine dispatches once
 /// per line.
