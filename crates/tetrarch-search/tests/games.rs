@@ -185,6 +185,26 @@ fn teamchess_late_move_pruning_without_checks_misses_the_mate_at_depth_4() {
     assert_eq!(search(&mut s, &g, 4, &Config::default()).score, Score::Mate(-1));
 }
 
+/// Reverse futility pruning (on in teamchess: depth 1, margin 150) must
+/// not cut a node in check: with a margin of 0 (every non-PV frontier node
+/// whose static value reaches beta is cut) the mate of the test above,
+/// whose lines run through Red's King in check at the frontier, is still
+/// found at every depth. (Checked: without the in-check exception the
+/// search reports about −1,960 at depth 4 instead of the mate.)
+#[test]
+fn teamchess_reverse_futility_never_cuts_a_node_in_check() {
+    let g: TeamChess = pos("teamchess", "1yK4yR1/8/8/4yP9/14/12gN1/14/1bK10gPgK/14/14/11gP1gR/8/5gR1rP/1bRrNrK4 r - - 0 1");
+    let mut s = Searcher::new(4);
+    assert!(s.params().rfp, "on in teamchess");
+    let mut p = s.params().clone();
+    p.set_text("RfpMargin=0").unwrap();
+    s.set_params(p);
+    for d in [4, 5, 6] {
+        s.clear();
+        assert_eq!(search(&mut s, &g, d, &Config::default()).score, Score::Mate(-1), "depth {d}");
+    }
+}
+
 #[test]
 fn mate_scores_survive_the_table() {
     // The same searcher (its table full of mate scores from the first
