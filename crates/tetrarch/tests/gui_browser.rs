@@ -1,5 +1,5 @@
 //! The GUI in a real browser: headless Chromium driven over WebDriver
-//! (chromedriver, a hand-written HTTP client over `std::net`). For every
+//! (chromedriver; its JSON requests sent with `ureq`). For every
 //! variant it loads the page, saves a screenshot of the start position,
 //! plays human turns by clicking cells (and choice / End turn buttons),
 //! checks the game through the API and waits for the engine's replies.
@@ -9,7 +9,7 @@
 //! `target/gui-screenshots/`, or to `docs/screenshots/` with
 //! `TETRARCH_SCREENSHOTS=docs`.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -25,58 +25,24 @@ impl Drop for Kill {
 }
 
 fn which(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH")?.to_str()?.split(':').map(|d| Path::new(d).join(name)).find(|p| p.is_file())
+    which::which(name).ok()
 }
 
-/// One HTTP/1.1 request with `Connection: close`; returns (status, body).
+/// One HTTP request (ureq); returns (status, body) whatever the status.
 fn http(method: &str, host_port: &str, path: &str, body: &str, content_type: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(host_port).unwrap_or_else(|e| panic!("connect {host_port}: {e}"));
-    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {host_port}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).unwrap();
-    // Read the head, then exactly Content-Length bytes (chromedriver keeps
-    // connections open whatever the request says).
-    let mut r = BufReader::new(s);
-    let mut head = String::new();
-    loop {
-        let mut l = String::new();
-        if r.read_line(&mut l).unwrap_or(0) == 0 || l == "\r\n" {
-            break;
-        }
-        head.push_str(&l);
-    }
-    let status = head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let lower = head.to_ascii_lowercase();
-    let len = lower.lines().find_map(|l| l.strip_prefix("content-length:")).and_then(|v| v.trim().parse::<usize>().ok());
-    let mut buf = Vec::new();
-    match len {
-        Some(n) => {
-            buf.resize(n, 0);
-            let _ = r.read_exact(&mut buf);
-        }
-        None => {
-            let _ = r.read_to_end(&mut buf);
-        }
-    }
-    let body = String::from_utf8_lossy(&buf).into_owned();
-    let body = if lower.contains("transfer-encoding: chunked") { dechunk(&body) } else { body };
-    (status, body)
-}
-
-fn dechunk(mut s: &str) -> String {
-    let mut out = String::new();
-    while let Some((len, rest)) = s.split_once("\r\n") {
-        let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
-        if n == 0 || rest.len() < n {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        s = rest[n..].strip_prefix("\r\n").unwrap_or(&rest[n..]);
-    }
-    out
+    let agent: ureq::Agent =
+        ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(Duration::from_secs(60))).build().into();
+    let url = format!("http://{host_port}{path}");
+    let sent = match method {
+        "GET" => agent.get(&url).call(),
+        "DELETE" => agent.delete(&url).call(),
+        "POST" => agent.post(&url).header("Content-Type", content_type).send(body),
+        m => panic!("no {m} requests here"),
+    };
+    let mut resp = sent.unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+    let status = resp.status().as_u16();
+    let text = resp.body_mut().with_config().limit(256 << 20).read_to_string().unwrap_or_else(|e| panic!("{method} {url}: {e}"));
+    (status, text)
 }
 
 /// The string value after `"key":"` (JSON escapes of quotes only).
