@@ -104,10 +104,12 @@ impl<G: Searchable> Worker<'_, G> {
         let in_check = self.pos.in_check();
         let merged = self.brs_merged(turn_start, us);
         let node = Node { depth, ply, pv_node, us, in_check, merged };
-        if let Some(s) = self.reverse_futility(node, beta, restricted) {
+        // The node's static value, computed once when a step first asks.
+        let mut stat = None;
+        if let Some(s) = self.reverse_futility(node, beta, restricted, &mut stat) {
             return s;
         }
-        if let Some(s) = self.null_move(node, beta, turn_start) {
+        if let Some(s) = self.null_move(node, beta, turn_start, &mut stat) {
             return s;
         }
 
@@ -125,7 +127,7 @@ impl<G: Searchable> Worker<'_, G> {
             self.keys.push(key);
         }
         let orig_alpha = alpha;
-        let futility = self.futility_value(node, alpha);
+        let futility = self.futility_value(node, alpha, &mut stat);
         let lmp = self.lmp_limit(node, alpha);
         let (best, best_idx) = self.move_loop(node, base, n, alpha, beta, futility, lmp);
         if turn_start {
@@ -197,7 +199,7 @@ impl<G: Searchable> Worker<'_, G> {
     /// expected to fail high: its static value is returned (where the game
     /// allows futility, not in check, never at a merged layer).
     #[inline(always)]
-    fn reverse_futility(&self, node: Node, beta: i32, restricted: bool) -> Option<i32> {
+    fn reverse_futility(&self, node: Node, beta: i32, restricted: bool, stat: &mut Option<i32>) -> Option<i32> {
         if !self.p.rfp
             || node.pv_node
             || node.in_check
@@ -209,7 +211,7 @@ impl<G: Searchable> Worker<'_, G> {
         {
             return None;
         }
-        let e = self.eval(node.us);
+        let e = *stat.get_or_insert_with(|| self.eval(node.us));
         (e - self.p.rfp_margin * node.depth >= beta && e < MATE_BOUND).then_some(e)
     }
 
@@ -217,7 +219,7 @@ impl<G: Searchable> Worker<'_, G> {
     /// if we still stand at or above beta, this node will too. Only where
     /// the game says it is sound. Returns the node's value if it is cut.
     #[inline(always)]
-    fn null_move(&mut self, node: Node, beta: i32, turn_start: bool) -> Option<i32> {
+    fn null_move(&mut self, node: Node, beta: i32, turn_start: bool, stat: &mut Option<i32>) -> Option<i32> {
         let Node { depth, ply, us, .. } = node;
         let try_null = self.p.null
             && !node.pv_node
@@ -227,7 +229,7 @@ impl<G: Searchable> Worker<'_, G> {
             && !self.stack[ply].no_null
             && beta.abs() < MATE_BOUND
             && self.pos.null_move_ok()
-            && self.eval(us) >= beta + self.p.null_margin;
+            && *stat.get_or_insert_with(|| self.eval(us)) >= beta + self.p.null_margin;
         if !try_null {
             return None;
         }
@@ -254,10 +256,10 @@ impl<G: Searchable> Worker<'_, G> {
     /// far below alpha, a quiet action one ply from quiescence is not
     /// searched (checking actions still are): the value it stands for.
     #[inline(always)]
-    fn futility_value(&self, node: Node, alpha: i32) -> Option<i32> {
+    fn futility_value(&self, node: Node, alpha: i32, stat: &mut Option<i32>) -> Option<i32> {
         if self.p.fut && node.depth == 1 && !node.pv_node && !node.in_check && alpha.abs() < MATE_BOUND && self.pos.futility_ok()
         {
-            let f = self.eval(node.us) + self.p.fut_margin;
+            let f = *stat.get_or_insert_with(|| self.eval(node.us)) + self.p.fut_margin;
             (f <= alpha).then_some(f)
         } else {
             None
