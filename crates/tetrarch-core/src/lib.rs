@@ -15,6 +15,9 @@
 //! - [`registry`]: the one list of games ([`registry::variants`],
 //!   [`registry::with_variant`]) and their per-game facts
 //!   ([`registry::GameInfo`]).
+//! - `toy` (only with the cargo feature `toy`, which the crates' tests
+//!   enable): the test game of the engine's and the search's tests, never
+//!   a game of the registry.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -29,6 +32,8 @@ pub mod options;
 pub mod played;
 pub mod ranks;
 pub mod registry;
+#[cfg(feature = "toy")]
+pub mod toy;
 pub mod turns;
 pub mod view;
 pub mod zobrist;

@@ -1,14 +1,14 @@
-//! Behaviour of the search on a toy game with known perfect play.
+//! Behaviour of the search on a toy game with known perfect play
+//! (`tetrarch_core::toy`, the workspace's test game).
 
 use tetrarch_core::game::Rules;
-mod toy;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use tetrarch_core::toy::{Cfg, Toy};
 use tetrarch_core::turns::legal_turns;
 use tetrarch_search::{Config, Info, Limits, Score, SearchResult, Searcher};
-use toy::{Cfg, Toy};
 
 fn run(g: &Toy, limits: &Limits, config: &Config) -> (SearchResult<u8>, Vec<Info<u8>>) {
     let mut s = Searcher::<Toy>::new(4);
@@ -27,8 +27,11 @@ fn assert_legal_turn(g: &Toy, turn: &[u8]) {
     assert!(turns.iter().any(|(_, acts)| acts.as_slice() == turn), "{turn:?} is not a legal turn of {g:?}; legal: {turns:?}");
 }
 
+/// The toy in the shape `f` makes of the plain one: 2 seats, take 1 to 3,
+/// one action a turn, and no evaluation (every unfinished line is worth 0;
+/// the draws by repetition below are exactly 0).
 fn game(f: impl FnOnce(&mut Cfg)) -> Toy {
-    let mut c = Cfg::default();
+    let mut c = Cfg { parity: false, ..Cfg::default() };
     f(&mut c);
     Toy::new(c)
 }

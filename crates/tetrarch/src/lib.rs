@@ -34,14 +34,12 @@ pub mod out;
 pub mod perft_bench;
 pub mod session;
 #[cfg(test)]
-mod test_game;
-#[cfg(test)]
 mod tests;
 
-#[cfg(test)]
-use tetrarch_core::game::Rules;
 use tetrarch_core::registry;
 pub use tetrarch_core::registry::{GameInfo, GameVisitor};
+#[cfg(test)]
+use tetrarch_core::{game::Rules, toy::Toy};
 
 pub use error::CommandError;
 pub use job::Job;
@@ -78,12 +76,13 @@ pub fn new_session(variant: &str, settings: &Settings) -> Option<AnySession> {
 }
 
 /// Every variant name, in the order of the game registry
-/// ([`tetrarch_core::registry`]); the unit tests' toy game comes last.
+/// ([`tetrarch_core::registry`]); in this crate's unit tests the toy game
+/// (`tetrarch_core::toy`, a test game) comes last.
 pub fn variants() -> Vec<&'static str> {
     #[allow(unused_mut)]
     let mut v = registry::variants();
     #[cfg(test)]
-    v.extend_from_slice(<test_game::Toy as Rules>::VARIANTS);
+    v.extend_from_slice(<Toy as Rules>::VARIANTS);
     v
 }
 
@@ -91,8 +90,8 @@ pub fn variants() -> Vec<&'static str> {
 /// registry's [`registry::with_variant`] (and, in unit tests, the toy game).
 pub fn with_variant<V: GameVisitor>(variant: &str, visitor: V) -> Option<V::Output> {
     #[cfg(test)]
-    if let Some(v) = <test_game::Toy as Rules>::VARIANTS.iter().find(|v| **v == variant) {
-        return Some(visitor.visit::<test_game::Toy>(v));
+    if let Some(v) = <Toy as Rules>::VARIANTS.iter().find(|v| **v == variant) {
+        return Some(visitor.visit::<Toy>(v));
     }
     registry::with_variant(variant, visitor)
 }

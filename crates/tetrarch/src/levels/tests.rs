@@ -186,11 +186,11 @@ enum ToyPlayer {
 /// wins. Each player keeps its own searcher; the random numbers are
 /// `seed`'s.
 fn toy_game(first: ToyPlayer, second: ToyPlayer, pile: u32, seed: u64) -> f64 {
-    use crate::test_game::{Toy, ToyOptions};
     use std::sync::atomic::AtomicBool;
     use tetrarch_core::game::Rules;
+    use tetrarch_core::toy::{Cfg, Toy};
     use tetrarch_search::{Config, Limits, Searcher, Skill};
-    let mut pos = Toy::startpos(&ToyOptions { max_take: 5, start: pile });
+    let mut pos = Toy::startpos(&Cfg { max_take: 5, stones: pile, ..Cfg::default() });
     let mut searchers = [Searcher::<Toy>::new(1), Searcher::<Toy>::new(1)];
     let players = [first, second];
     let mut state = seed;
