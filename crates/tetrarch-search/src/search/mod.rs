@@ -164,19 +164,7 @@ pub(crate) struct Worker<'a, G: Searchable> {
     /// Quiescence keeps its principal variation and takes no cut-off from
     /// the table ([`crate::Searcher::quiet_leaf`]).
     pub qs_pv: bool,
-    /// Static values this thread computed in this search, by position key
-    /// (one slot per `key % EVAL_CACHE`, the full key kept): iterative
-    /// deepening and transpositions evaluate the same positions again. The
-    /// key covers everything a position's evaluation reads
-    /// ([`Rules::key`](tetrarch_core::game::Rules::key)), the root seat and
-    /// the weights are fixed for the search, so a hit is the value the
-    /// evaluation would give: the tree does not change.
-    eval_keys: Box<[u64]>,
-    eval_vals: Box<[i32]>,
 }
-
-/// Slots of a thread's evaluation cache (a power of two; 768 KiB).
-const EVAL_CACHE: usize = 1 << 16;
 
 impl<'a, G: Searchable> Worker<'a, G> {
     /// The shared transposition table.
@@ -230,10 +218,6 @@ impl<'a, G: Searchable> Worker<'a, G> {
             p: params.clone(),
             weights,
             qs_pv: false,
-            // Zeroed memory (pages the system maps on first use): a key of
-            // 0 is never looked up.
-            eval_keys: vec![0u64; EVAL_CACHE].into_boxed_slice(),
-            eval_vals: vec![0i32; EVAL_CACHE].into_boxed_slice(),
         };
         w.init_root();
         w
@@ -261,17 +245,8 @@ impl<'a, G: Searchable> Worker<'a, G> {
 
     /// Static evaluation from the node's point of view.
     #[inline]
-    fn eval(&mut self, us: bool) -> i32 {
-        let key = self.pos.key();
-        let slot = key as usize & (EVAL_CACHE - 1);
-        let e = if key != 0 && self.eval_keys[slot] == key {
-            self.eval_vals[slot]
-        } else {
-            let e = self.pos.evaluate(self.root.seat, self.weights).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-            self.eval_keys[slot] = key;
-            self.eval_vals[slot] = e;
-            e
-        };
+    fn eval(&self, us: bool) -> i32 {
+        let e = self.pos.evaluate(self.root.seat, self.weights).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         if us {
             e
         } else {

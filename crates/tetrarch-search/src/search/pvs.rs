@@ -199,7 +199,7 @@ impl<G: Searchable> Worker<'_, G> {
     /// expected to fail high: its static value is returned (where the game
     /// allows futility, not in check, never at a merged layer).
     #[inline(always)]
-    fn reverse_futility(&mut self, node: Node, beta: i32, restricted: bool, stat: &mut Option<i32>) -> Option<i32> {
+    fn reverse_futility(&self, node: Node, beta: i32, restricted: bool, stat: &mut Option<i32>) -> Option<i32> {
         if !self.p.rfp
             || node.pv_node
             || node.in_check
@@ -256,7 +256,7 @@ impl<G: Searchable> Worker<'_, G> {
     /// far below alpha, a quiet action one ply from quiescence is not
     /// searched (checking actions still are): the value it stands for.
     #[inline(always)]
-    fn futility_value(&mut self, node: Node, alpha: i32, stat: &mut Option<i32>) -> Option<i32> {
+    fn futility_value(&self, node: Node, alpha: i32, stat: &mut Option<i32>) -> Option<i32> {
         if self.p.fut && node.depth == 1 && !node.pv_node && !node.in_check && alpha.abs() < MATE_BOUND && self.pos.futility_ok()
         {
             let f = *stat.get_or_insert_with(|| self.eval(node.us)) + self.p.fut_margin;
