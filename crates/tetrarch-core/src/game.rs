@@ -670,6 +670,13 @@ pub trait GameInfo: Game {
     /// Seat letters of a clock dialect (`go rtime … btime … ytime … gtime …`
     /// in `teamchess`), if the game has one.
     const CLOCK_LETTERS: Option<[&'static str; 4]> = None;
+
+    /// The game's page in `docs/` (its rules as implemented, Markdown),
+    /// which front ends show to people (the GUI's *Rules*); empty for a
+    /// game without one.
+    fn rules_page() -> &'static str {
+        ""
+    }
 }
 
 /// `g`'s evaluation for `seat` under the compiled-in weights (for tests).

@@ -418,6 +418,8 @@ pub trait GameOps {
     fn has_setup(&self) -> bool;
     /// Whether the variant has a record format.
     fn has_record(&self) -> bool;
+    /// The game's page in `docs/` (Markdown; empty for none).
+    fn rules_page(&self) -> &'static str;
     /// The engine's proposal for `seat`'s set-up choice, varied by `seed`.
     fn propose_setup(&self, seat: Seat, seed: u64) -> Option<String>;
     /// Plays a turn; returns its canonical token.
@@ -500,6 +502,9 @@ impl<G: GameInfo> GameOps for Played<G> {
     }
     fn has_record(&self) -> bool {
         G::write_record(&self.start, &[]).is_some()
+    }
+    fn rules_page(&self) -> &'static str {
+        G::rules_page()
     }
     fn propose_setup(&self, seat: Seat, seed: u64) -> Option<String> {
         G::propose_setup(&self.opts, seat, seed)

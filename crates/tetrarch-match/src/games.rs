@@ -8,6 +8,7 @@
 //! turn cap — is each game's [`GameInfo`].
 
 use tetrarch_core::game::Game;
+pub use tetrarch_core::handle::Variant;
 pub use tetrarch_core::registry::{variants, with_variant, GameInfo, GameVisitor};
 
 /// A variant no game of the registry plays; the text lists the known ones.
@@ -15,10 +16,10 @@ pub use tetrarch_core::registry::{variants, with_variant, GameInfo, GameVisitor}
 #[error("unknown variant `{0}` (known: {known})", known = variants().join(", "))]
 pub struct UnknownVariant(pub String);
 
-/// The variant of `--variant` (names are exact), or the error listing the
-/// known ones.
-pub fn check_variant(variant: &str) -> Result<&'static str, UnknownVariant> {
-    variants().into_iter().find(|v| *v == variant).ok_or_else(|| UnknownVariant(variant.to_string()))
+/// The variant of `--variant` (names are exact), parsed once into the
+/// core's typed [`Variant`], or the error listing the known ones.
+pub fn check_variant(variant: &str) -> Result<Variant, UnknownVariant> {
+    Variant::from_name(variant).ok_or_else(|| UnknownVariant(variant.to_string()))
 }
 
 /// How the seats of a game group into sides.

@@ -57,7 +57,7 @@ pub use runner::{RunError, Summary};
 /// Runs a match from a parsed configuration.
 pub fn run(cfg: Config) -> Result<Summary, RunError> {
     let variant = games::check_variant(&cfg.variant)?;
-    games::with_variant(variant, runner::RunVisitor(cfg)).expect("a registered variant")
+    variant.visit(runner::RunVisitor(cfg))
 }
 
 /// Plays the games `0..games` of a match (`cfg.games`, default one
@@ -73,7 +73,7 @@ pub fn run(cfg: Config) -> Result<Summary, RunError> {
 /// [`os::stop_engines_on_signals`]).
 pub fn play_games(cfg: Config, first_opening: u64) -> Result<Vec<GameRecord>, RunError> {
     let variant = games::check_variant(&cfg.variant)?;
-    games::with_variant(variant, runner::QuietVisitor { cfg, first_opening }).expect("a registered variant")
+    variant.visit(runner::QuietVisitor { cfg, first_opening })
 }
 
 /// The `tetrarch match` sub-command: `args` are the words after `match`.

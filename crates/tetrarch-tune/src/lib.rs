@@ -79,7 +79,7 @@ use std::time::Instant;
 
 use tetrarch_core::eval::Weights;
 use tetrarch_core::game::PositionError;
-use tetrarch_match::games::{with_variant, GameInfo, GameVisitor, UnknownVariant};
+use tetrarch_match::games::{check_variant, GameInfo, GameVisitor, UnknownVariant};
 
 pub use datagen::{DatagenArgs, DatagenError, DatagenSummary};
 
@@ -180,7 +180,7 @@ impl GameVisitor for DatagenVisit<'_> {
 /// `tetrarch datagen`: plays the games and writes the file; `weights`, a
 /// weights file to play with.
 pub fn datagen_main(args: &DatagenArgs, weights: Option<&std::path::Path>) -> Result<DatagenSummary, DatagenError> {
-    with_variant(&args.variant, DatagenVisit(args, weights)).unwrap_or_else(|| Err(UnknownVariant(args.variant.clone()).into()))
+    check_variant(&args.variant)?.visit(DatagenVisit(args, weights))
 }
 
 /// What `tetrarch tune` was asked.
@@ -294,7 +294,7 @@ impl GameVisitor for TuneVisit<'_> {
 /// `tetrarch tune`: fits the weights and writes the file; progress lines
 /// go to `say`.
 pub fn tune_main(args: &TuneArgs, say: &mut dyn FnMut(&str)) -> Result<(), TuneError> {
-    with_variant(&args.variant, TuneVisit(args, say)).unwrap_or_else(|| Err(UnknownVariant(args.variant.clone()).into()))
+    check_variant(&args.variant)?.visit(TuneVisit(args, say))
 }
 
 #[cfg(test)]

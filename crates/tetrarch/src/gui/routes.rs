@@ -388,20 +388,12 @@ impl Gui {
     }
 }
 
-/// Each game's page in docs/, by the variant names it starts (the page's
-/// Rules button shows it).
-pub(super) const RULES: [(&str, &str); 5] = [
-    ("fourchess", include_str!("../../../../docs/fourchess.md")),
-    ("teamchess", include_str!("../../../../docs/teamchess.md")),
-    ("quattuor", include_str!("../../../../docs/quattuor.md")),
-    ("queenskings", include_str!("../../../../docs/queenskings.md")),
-    ("quadranj", include_str!("../../../../docs/quadranj.md")),
-];
-
-/// `GET /api/rules?variant=V`: the game's page (Markdown text).
+/// `GET /api/rules?variant=V`: the game's page (Markdown text), which
+/// the game names ([`GameInfo::rules_page`](tetrarch_core::game::GameInfo::rules_page)).
 fn api_rules(variant: &str) -> Response {
-    match RULES.iter().find(|(stem, _)| variant.starts_with(stem)) {
-        Some((_, text)) => Response {
+    let page = Variant::from_name(variant).map(|v| AnyGame::startpos(v).rules_page()).filter(|p| !p.is_empty());
+    match page {
+        Some(text) => Response {
             status: 200,
             content_type: "text/markdown; charset=utf-8",
             headers: vec![],

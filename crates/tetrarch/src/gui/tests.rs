@@ -943,7 +943,7 @@ fn every_announced_variant_is_accepted_by_every_tool() {
             .map(|s| s.to_string())
             .collect();
         let cfg = tetrarch_match::parse_args(&args).unwrap().unwrap();
-        assert_eq!(tetrarch_match::games::check_variant(&cfg.variant), Ok(v));
+        assert_eq!(tetrarch_match::games::check_variant(&cfg.variant).map(|x| x.name()), Ok(v));
     }
     assert!(tetrarch_match::games::check_variant("toy").is_err());
 

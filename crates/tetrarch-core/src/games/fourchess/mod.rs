@@ -337,6 +337,11 @@ impl Presentation for FourChess {
 }
 
 impl crate::game::GameInfo for FourChess {
+    /// `docs/fourchess.md`.
+    fn rules_page() -> &'static str {
+        include_str!("../../../../../docs/fourchess.md")
+    }
+
     /// fourchess.md §13: leap, partner exposure, mate to inert, promotion,
     /// the cascade.
     fn bench_positions(_variant: &str) -> &'static [&'static str] {

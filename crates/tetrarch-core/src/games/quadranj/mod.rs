@@ -636,6 +636,11 @@ impl Presentation for Quadranj {
 }
 
 impl crate::game::GameInfo for Quadranj {
+    /// `docs/quadranj.md`.
+    fn rules_page() -> &'static str {
+        include_str!("../../../../../docs/quadranj.md")
+    }
+
     fn propose_setup(opts: &Options, seat: Seat, seed: u64) -> Option<String> {
         Some(setup::propose(opts, seat, seed))
     }

@@ -478,6 +478,11 @@ impl Presentation for Quattuor {
 }
 
 impl crate::game::GameInfo for Quattuor {
+    /// `docs/quattuor.md`.
+    fn rules_page() -> &'static str {
+        include_str!("../../../../../docs/quattuor.md")
+    }
+
     fn propose_setup(_opts: &Options, seat: Seat, seed: u64) -> Option<String> {
         Some(setup::propose(seat.min(1), seed))
     }

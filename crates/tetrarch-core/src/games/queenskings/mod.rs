@@ -566,4 +566,9 @@ impl Presentation for QueensKings {
 
 /// `bench` to the default depth; free-for-all `Strategy` paranoid (brs
 /// took 46 % of the points against it, maxn 47 %).
-impl crate::game::GameInfo for QueensKings {}
+impl crate::game::GameInfo for QueensKings {
+    /// `docs/queenskings.md`.
+    fn rules_page() -> &'static str {
+        include_str!("../../../../../docs/queenskings.md")
+    }
+}

@@ -285,6 +285,11 @@ impl Presentation for TeamChess {
 }
 
 impl crate::game::GameInfo for TeamChess {
+    /// `docs/teamchess.md`.
+    fn rules_page() -> &'static str {
+        include_str!("../../../../../docs/teamchess.md")
+    }
+
     fn dialect_turn(&self, opts: &Options, actions: &[Move]) -> Option<String> {
         (opts.fen4_notation && actions.len() == 1).then(|| notation::fen4_move(actions[0]))
     }
