@@ -8,6 +8,7 @@
 //! turn cap — is each game's [`GameInfo`].
 
 use tetrarch_core::game::Game;
+use tetrarch_core::handle::AnyGame;
 pub use tetrarch_core::handle::Variant;
 pub use tetrarch_core::registry::{variants, with_variant, GameInfo, GameVisitor};
 
@@ -35,8 +36,19 @@ pub enum Format {
 
 /// The format of a position's game.
 pub fn format_of<G: Game>(g: &G) -> Format {
-    let n = g.seats();
-    let mut sides: Vec<usize> = (0..n).map(|s| g.side_of(s)).collect();
+    format_of_sides(g.seats(), |s| g.side_of(s))
+}
+
+/// The format of a variant's game (from its start position under the
+/// default options).
+pub fn variant_format(variant: Variant) -> Format {
+    let g = AnyGame::startpos(variant);
+    format_of_sides(g.seats(), |s| g.side_of(s))
+}
+
+/// The format of `n` seats whose sides are `side_of`.
+fn format_of_sides(n: usize, side_of: impl Fn(usize) -> usize) -> Format {
+    let mut sides: Vec<usize> = (0..n).map(side_of).collect();
     sides.sort_unstable();
     sides.dedup();
     match (n, sides.len()) {

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 
-use crate::games::{format_of, Format, GameInfo, GameVisitor};
+use crate::games::Format;
 use crate::record::{read_records, GameRecord, RecordsError};
 use crate::stats::Sprt;
 use crate::tally::Tally;
@@ -261,15 +261,6 @@ pub fn expand(inputs: &[String]) -> Result<Vec<PathBuf>, ReportError> {
     Ok(out)
 }
 
-struct FormatOf;
-
-impl GameVisitor for FormatOf {
-    type Output = Format;
-    fn visit<G: GameInfo>(self, variant: &'static str) -> Format {
-        format_of(&G::startpos(&G::default_options(variant)))
-    }
-}
-
 /// Parses the fingerprint's `sprt=` part (`elo0,elo1,alpha,beta`).
 fn sprt_of(value: &str) -> Option<Sprt> {
     let v: Vec<f64> = value.split(',').map(|x| x.parse().ok()).collect::<Option<_>>()?;
@@ -351,7 +342,9 @@ pub fn build(files: &[PathBuf], sprt: Option<Sprt>) -> Result<Report, ReportErro
     };
     let recs: Vec<&GameRecord> = counted.values().map(|(r, _)| r).collect();
     let variant = recs[0].variant.clone();
-    let fmt = crate::games::with_variant(&variant, FormatOf).ok_or_else(|| ReportError::Variant(variant.clone()))?;
+    let fmt = crate::games::Variant::from_name(&variant)
+        .map(crate::games::variant_format)
+        .ok_or_else(|| ReportError::Variant(variant.clone()))?;
     let names = engine_names(&match_id, &recs);
     let kind = crate::identity::part(&match_id, "tournament").and_then(|k| Kind::parse(&k));
     let tour = kind.map(|k| TournamentTally::new(k, names.clone(), fmt == Format::FreeForAll));

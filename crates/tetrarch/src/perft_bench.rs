@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant};
 
 use tetrarch_core::game::Game;
+use tetrarch_core::handle::{AnyGame, Variant};
 use tetrarch_core::turns::{
     divide, legal_turns_up_to, parse_turn, perft, perft_actions, perft_bulk, play_turn, DivideError, TURN_LIST_LIMIT,
 };
@@ -188,32 +189,20 @@ pub fn bench(depth: Option<u32>, only: Option<&str>, params: &[(&'static str, i3
     Ok(nodes)
 }
 
-struct RecordVisitor<'a> {
-    text: &'a str,
-    out: &'a Out,
-}
-
-impl GameVisitor for RecordVisitor<'_> {
-    type Output = Result<(), PerftBenchError>;
-
-    fn visit<G: Game>(self, variant: &'static str) -> Result<(), PerftBenchError> {
-        let opts = G::default_options(variant);
-        let (start, turns) = G::read_record(self.text, &opts)
-            .ok_or(PerftBenchError::NoRecordFormat { variant })?
-            .map_err(PerftBenchError::Record)?;
-        let mut line = format!("position fen {}", start.position_string());
-        if !turns.is_empty() {
-            line += " moves ";
-            line += &turns.join(" ");
-        }
-        self.out.line(line);
-        Ok(())
-    }
-}
-
 /// `tetrarch record <variant> <file>`: reads a game record (PGN4 for
 /// `teamchess`) and prints the `position` command that replays it.
 pub fn record_cli(variant: &str, path: &str, out: &Out) -> Result<(), PerftBenchError> {
     let text = std::fs::read_to_string(path).map_err(|source| PerftBenchError::Read { path: path.into(), source })?;
-    with_variant(variant, RecordVisitor { text: &text, out }).ok_or_else(|| PerftBenchError::unknown_variant(variant))?
+    let v = Variant::from_name(variant).ok_or_else(|| PerftBenchError::unknown_variant(variant))?;
+    let (start, turns) = AnyGame::startpos(v)
+        .read_record(&text)
+        .ok_or(PerftBenchError::NoRecordFormat { variant: v.name() })?
+        .map_err(PerftBenchError::Record)?;
+    let mut line = format!("position fen {start}");
+    if !turns.is_empty() {
+        line += " moves ";
+        line += &turns.join(" ");
+    }
+    out.line(line);
+    Ok(())
 }
