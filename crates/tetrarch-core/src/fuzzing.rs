@@ -6,7 +6,7 @@
 //! back to the same position, and a token that parses plays legally.
 
 use crate::game::Game;
-use crate::registry::{variants, with_variant, GameInfo, GameVisitor};
+use crate::registry::{GameInfo, GameVisitor, Variant};
 use crate::turns::{parse_turn, play_turn};
 
 /// Feeds `data` to `G`'s position-string parser under every variant.
@@ -114,7 +114,42 @@ impl GameVisitor for Check<'_> {
 /// ([`crate::registry`]), for the fuzz targets; returns the variants it
 /// ran under (a new game is fuzzed once it is in the registry).
 pub fn every_game(target: Target, data: &str) -> Vec<&'static str> {
-    variants().into_iter().filter(|v| with_variant(v, Check(target, data)).is_some()).collect()
+    Variant::all()
+        .into_iter()
+        .map(|v| {
+            v.visit(Check(target, data));
+            through_handle(v, target, data);
+            v.name()
+        })
+        .collect()
+}
+
+/// The same input through the typed handle ([`crate::handle::AnyGame`]):
+/// a refused start or turn is an error, never a panic, and changes
+/// nothing; a played turn is taken back to the same position.
+fn through_handle(v: Variant, target: Target, data: &str) {
+    use crate::handle::{AnyGame, Start};
+    let (start, token) = match (target, data.split_once('\n')) {
+        (Target::PositionString, _) => (Start::Fen(data.to_string()), None),
+        (Target::TurnToken, Some((p, t))) => (Start::Fen(p.to_string()), Some(t)),
+        (Target::TurnToken, None) => (Start::Startpos, Some(data)),
+        (Target::SetupTokens, _) => (Start::Setup(data.split_whitespace().map(str::to_string).collect()), None),
+    };
+    let Ok(mut g) = AnyGame::new(v, &[], &start) else { return };
+    let before = g.position_string();
+    if let Some(token) = token {
+        match g.play(token) {
+            Ok(_) => {
+                assert_eq!(g.turns().len(), 1);
+                assert!(g.undo().is_some());
+                assert_eq!(g.position_string(), before, "undo did not restore the position");
+            }
+            Err(e) => {
+                assert!(!e.to_string().is_empty());
+                assert_eq!(g.position_string(), before, "a refused turn changed the position");
+            }
+        }
+    }
 }
 
 /// Feeds a PGN4 text to the `teamchess` reader: what reads writes back and
@@ -178,6 +213,28 @@ mod tests {
                 assert_eq!(p.seats(), start.seats());
                 assert_eq!(p.to_move(), start.to_move());
                 setup_tokens::<G>(&tokens.join(" "));
+            }
+        }
+    }
+
+    /// Legal first turns of every variant through the handle check (a
+    /// refused input alone would never reach its played-turn branch).
+    #[test]
+    fn legal_first_turns_through_the_handle() {
+        struct First;
+        impl GameVisitor for First {
+            type Output = Vec<String>;
+            fn visit<G: GameInfo>(self, v: &'static str) -> Vec<String> {
+                let g = G::startpos(&G::default_options(v));
+                crate::turns::legal_turns(&g).into_iter().take(3).map(|(t, _)| t).collect()
+            }
+        }
+        for v in Variant::all() {
+            let turns = v.visit(First);
+            assert!(!turns.is_empty(), "{v}");
+            for t in turns {
+                assert!(crate::handle::AnyGame::startpos(v).check_turn(&t).is_ok(), "{v} {t}");
+                through_handle(v, Target::TurnToken, &t);
             }
         }
     }

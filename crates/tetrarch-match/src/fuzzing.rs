@@ -8,7 +8,7 @@ use tetrarch_core::games::{fourchess::FourChess, quadranj::Quadranj, quattuor::Q
 use tetrarch_core::turns::{parse_turn, play_turn, turn_string};
 
 use crate::engine::{info_depth, info_score, read_line_capped, LineRead, WaitError};
-use crate::games::{with_variant, GameInfo, GameVisitor};
+use crate::games::GameInfo;
 use crate::play::bestmove_turn;
 use crate::record::{parse_records, GameRecord};
 use crate::text::printable;
@@ -93,15 +93,6 @@ fn read_engine_output(data: &[u8], max: usize, fc: &FourChess, qj: &Quadranj, qk
     }
 }
 
-struct Verify<'a>(&'a GameRecord);
-
-impl GameVisitor for Verify<'_> {
-    type Output = ();
-    fn visit<G: GameInfo>(self, variant: &'static str) {
-        let _ = self.0.verify::<G>(&G::default_options(variant));
-    }
-}
-
 /// `data` as a records file read by `--resume`, and as the PGN file beside
 /// it: records parse (or not) without panicking, write back to the same
 /// record, replay with the rules without panicking; their PGN text has no
@@ -122,7 +113,7 @@ pub fn resume_records(data: &[u8]) {
         assert_eq!(again.to_json(), r.to_json());
         let pgn = crate::pgn::write(r, &names, true);
         assert!(!pgn.chars().any(|c| c.is_control() && c != '\n'), "{pgn:?}");
-        with_variant(&r.variant, Verify(r));
+        let _ = r.verify_default();
     }
     let write = |r: &GameRecord| crate::pgn::write(r, &names, true);
     let (keep, add) = crate::pgn::repair(text, &recs, write);

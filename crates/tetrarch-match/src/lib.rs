@@ -132,21 +132,11 @@ pub enum VerifyRecordsError {
 /// Checks that every record of a records file replays legally under the
 /// variant's default rules; returns the number of records.
 pub fn verify_records(path: &std::path::Path) -> Result<usize, VerifyRecordsError> {
-    struct V<'a>(&'a [GameRecord]);
-    impl games::GameVisitor for V<'_> {
-        type Output = Result<(), VerifyRecordsError>;
-        fn visit<G: games::GameInfo>(self, variant: &'static str) -> Self::Output {
-            let opts = <G as tetrarch_core::game::Rules>::default_options(variant);
-            for r in self.0 {
-                r.verify::<G>(&opts).map_err(|source| VerifyRecordsError::Game { game: r.game, source })?;
-            }
-            Ok(())
-        }
-    }
     let recs = read_records(path)?;
     for r in &recs {
-        games::with_variant(&r.variant, V(std::slice::from_ref(r)))
-            .ok_or_else(|| VerifyRecordsError::Variant(r.variant.clone()))??;
+        r.verify_default()
+            .ok_or_else(|| VerifyRecordsError::Variant(r.variant.clone()))?
+            .map_err(|source| VerifyRecordsError::Game { game: r.game, source })?;
     }
     Ok(recs.len())
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tetrarch_core::game::TokenError;
 use tetrarch_core::turns::{parse_turn, play_turn};
 
-use crate::games::GameInfo;
+use crate::games::{with_variant, GameInfo, GameVisitor};
 use crate::openings::{Opening, OpeningError};
 
 /// How a game's result was decided.
@@ -225,6 +225,19 @@ impl GameRecord {
             }
         }
         Ok(())
+    }
+
+    /// [`GameRecord::verify`] under the default rules of the record's
+    /// variant (`None`: no game of the registry has it).
+    pub fn verify_default(&self) -> Option<Result<(), ReplayError>> {
+        struct Verify<'a>(&'a GameRecord);
+        impl GameVisitor for Verify<'_> {
+            type Output = Result<(), ReplayError>;
+            fn visit<G: GameInfo>(self, variant: &'static str) -> Self::Output {
+                self.0.verify::<G>(&G::default_options(variant))
+            }
+        }
+        with_variant(&self.variant, Verify(self))
     }
 }
 
