@@ -700,9 +700,10 @@ fn run_script_is_deterministic() {
     assert!(a.last().unwrap().starts_with("Legal turns: "), "{a:?}");
 }
 
-/// The fuzz harness skips perft deeper than one turn or two actions (a
-/// quadranj perft 3 ran for over twenty minutes inside the fuzzer): those
-/// lines print nothing, the shallow ones still count.
+/// The fuzz harness skips perft by turns (one Quadranj turn can be millions
+/// of unstacking chains: a perft 1 ran for minutes inside the fuzzer) and
+/// perft deeper than two actions: those lines print nothing, the shallow
+/// ones by actions still count.
 #[test]
 fn run_script_skips_deep_perft() {
     let nodes = |script: &str| -> Vec<String> {
@@ -711,7 +712,7 @@ fn run_script_skips_deep_perft() {
             .filter(|l| l.starts_with("Nodes searched"))
             .collect()
     };
-    assert_eq!(nodes("go perft 1"), ["Nodes searched: 9076"]);
+    assert!(nodes("go perft 1").is_empty());
     assert_eq!(nodes("go perft 2 actions"), ["Nodes searched: 9076"]);
     assert!(nodes("go perft 2").is_empty());
     assert!(nodes("go perft 3 actions").is_empty());
