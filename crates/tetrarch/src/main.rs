@@ -281,6 +281,13 @@ struct CalibrateCommand {
     /// Turn cap, a draw (as `tetrarch match --maxturns`).
     #[arg(long)]
     maxturns: Option<u32>,
+    /// After the planned games, play --pairs more pairs at a time on every
+    /// step between neighbouring rungs that is short of the target (the
+    /// upper rung at least 60 % over at least 100 direct games, or the
+    /// fitted step's 95 % error bar above 0), until it meets it or has
+    /// played PAIRS pairs.
+    #[arg(long, value_name = "PAIRS")]
+    top_up: Option<u64>,
 }
 
 // The options of `tetrarch tune`.
@@ -585,6 +592,7 @@ fn calibrate(c: CalibrateCommand) -> ExitCode {
         openings: c.openings,
         random_plies: c.random_plies,
         maxturns: c.maxturns,
+        top_up: c.top_up,
         command: std::env::args().map(|w| shell_word(&w)).collect::<Vec<_>>().join(" "),
     };
     match tetrarch_tune::calibrate::calibrate_main(&args, &mut |l| println!("{l}")) {

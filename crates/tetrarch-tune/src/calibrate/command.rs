@@ -44,6 +44,9 @@ pub struct CalibrateArgs {
     pub random_plies: u32,
     /// Turn cap (the runner's `--maxturns`).
     pub maxturns: Option<u32>,
+    /// `--top-up PAIRS`: more pairs on the neighbour steps short of the
+    /// target, up to this many a step ([`Ladder::top_up`]).
+    pub top_up: Option<u64>,
     /// The command line, written into the table.
     pub command: String,
 }
@@ -145,6 +148,9 @@ pub fn calibrate_main(a: &CalibrateArgs, say: &mut dyn FnMut(&str)) -> Result<Ta
     if a.pairs == 0 || u32::try_from(2 * a.pairs).is_err() {
         return Err(CalibrateError::Zero("--pairs"));
     }
+    if a.top_up == Some(0) {
+        return Err(CalibrateError::Zero("--top-up"));
+    }
     if let Some(w) = a.engine.iter().chain(&a.each).find(|w| is_rung_word(w)) {
         return Err(CalibrateError::RungWord(w.clone()));
     }
@@ -170,6 +176,7 @@ pub fn calibrate_main(a: &CalibrateArgs, say: &mut dyn FnMut(&str)) -> Result<Ta
         setup: setup_words(a),
         reference: a.each.clone(),
         command: a.command.clone(),
+        top_up: a.top_up,
     };
     tetrarch_match::os::stop_engines_on_signals();
     let mut play = |b: &Batch| -> Result<Score, CalibrateError> {

@@ -34,9 +34,12 @@ pub struct Batch {
     /// Game pairs (same opening, seats swapped).
     pub pairs: u64,
     /// The runner's `--seed` for these games: a function of the ladder's
-    /// seed and the two rungs alone, so a batch plays the same openings
-    /// whatever the other rungs are.
+    /// seed, the two rungs and the round alone, so a batch plays the same
+    /// openings whatever the other rungs are.
     pub seed: u64,
+    /// 0 for the planned batch of these rungs; 1, 2, … for the top-ups
+    /// ([`top_up`]), each with openings of its own.
+    pub round: u32,
 }
 
 fn code(r: Rung) -> u64 {
@@ -53,13 +56,59 @@ fn code(r: Rung) -> u64 {
 /// least 1).
 pub fn plan(levels: &[u8], pairs: u64, seed: u64) -> Vec<Batch> {
     let r = rungs(levels);
-    let batch = |a: Rung, b: Rung, pairs: u64| Batch { a, b, pairs, seed: mix(seed, code(a) << 8 | code(b)) };
+    let batch = |a: Rung, b: Rung, pairs: u64| Batch { a, b, pairs, seed: batch_seed(seed, a, b, 0), round: 0 };
     let mut out = Vec::new();
     for k in 1..r.len() {
         out.push(batch(r[k - 1], r[k], pairs));
         if k >= 2 {
             out.push(batch(r[k - 2], r[k], (pairs / 2).max(1)));
         }
+    }
+    out
+}
+
+/// The seed of the batch of rungs `a` and `b` in `round` (round 0 is the
+/// planned batch, whose seed is the one ladders have always used).
+fn batch_seed(seed: u64, a: Rung, b: Rung, round: u32) -> u64 {
+    let s = mix(seed, code(a) << 8 | code(b));
+    if round == 0 {
+        s
+    } else {
+        mix(s, round as u64)
+    }
+}
+
+/// The target a neighbour step is topped up to: its upper rung scores at
+/// least [`TARGET_SCORE`] against the lower one over at least
+/// [`TARGET_GAMES`] direct games, or the fitted difference's 95 % error
+/// bar lies above 0 (docs/levels.md).
+pub const TARGET_SCORE: f64 = 0.6;
+
+/// See [`TARGET_SCORE`].
+pub const TARGET_GAMES: u64 = 100;
+
+/// Whether a neighbour step meets the target ([`TARGET_SCORE`]).
+pub fn meets_target(s: &Step) -> bool {
+    (s.score >= TARGET_SCORE && s.games >= TARGET_GAMES) || s.diff - s.error > 0.0
+}
+
+/// The top-up batches after a fitted table: one more batch of `pairs`
+/// pairs on every neighbour step that does not meet the target and has
+/// played fewer than `max_pairs` pairs directly (the last batch of a step
+/// is cut to `max_pairs`). `played` is every batch so far (the rounds of a
+/// step are counted there). Empty when every step meets the target or is
+/// at its cap.
+pub fn top_up(table: &Table, played: &[Batch], pairs: u64, max_pairs: u64, seed: u64) -> Vec<Batch> {
+    let mut out = Vec::new();
+    for s in table.neighbours.iter().filter(|s| !meets_target(s)) {
+        let mine = || played.iter().filter(|b| b.a == s.lower && b.b == s.upper);
+        let done: u64 = mine().map(|b| b.pairs).sum();
+        if done >= max_pairs {
+            continue;
+        }
+        let round = mine().map(|b| b.round).max().map_or(0, |r| r + 1);
+        let (a, b) = (s.lower, s.upper);
+        out.push(Batch { a, b, pairs: pairs.min(max_pairs - done), seed: batch_seed(seed, a, b, round), round });
     }
     out
 }
@@ -111,6 +160,11 @@ pub struct Ladder {
     pub reference: Vec<String>,
     /// The table's `command`.
     pub command: String,
+    /// `--top-up`: after the planned batches, play `pairs` more pairs at a
+    /// time on every neighbour step that does not meet the target
+    /// ([`meets_target`]), until it does or has played this many pairs
+    /// directly. `None`: the planned batches only.
+    pub top_up: Option<u64>,
 }
 
 /// The batches file of a variant in `dir`.
@@ -185,14 +239,16 @@ pub struct BatchProgress<'a> {
 }
 
 /// The progress line of a batch: `3/13 L0 vs random: 14-2-4 (75.0 % for
-/// L0) 0:01:23`.
+/// L0) 0:01:23`; a top-up batch counts on past the plan's total with a
+/// `+` (`14/13+ full vs L18: …`).
 pub fn progress_line(p: &BatchProgress<'_>) -> String {
     let s = p.elapsed.as_secs();
     let up = p.score.flipped();
     format!(
-        "{}/{} {} vs {}: {}-{}-{} ({:.1} % for {}) {}:{:02}:{:02}",
+        "{}/{}{} {} vs {}: {}-{}-{} ({:.1} % for {}) {}:{:02}:{:02}",
         p.done,
         p.total,
+        if p.batch.round > 0 { "+" } else { "" },
         p.batch.b,
         p.batch.a,
         up.wins,
@@ -231,8 +287,11 @@ fn table_of(ladder: &Ladder, results: &[(Batch, Score)]) -> Result<Table, Calibr
         .collect();
     let neighbours = (1..r.len())
         .map(|k| {
-            let direct = results.iter().find(|(b, _)| b.a == r[k - 1] && b.b == r[k]).map(|(_, s)| s.flipped());
-            let direct = direct.unwrap_or_default();
+            let direct =
+                results.iter().filter(|(b, _)| b.a == r[k - 1] && b.b == r[k]).fold(Score::default(), |mut t, (_, s)| {
+                    t.add(&s.flipped());
+                    t
+                });
             Step {
                 lower: r[k - 1],
                 upper: r[k],
@@ -296,15 +355,22 @@ pub fn run_ladder(
         let keep: String = lines.iter().map(|l| serde_json::to_string(l).unwrap_or_default() + "\n").collect();
         write_atomically(&path, &keep)?;
     }
-    let batches = plan(&ladder.levels, ladder.pairs, ladder.seed);
+    let planned = plan(&ladder.levels, ladder.pairs, ladder.seed);
+    let total = planned.len();
     let session = Instant::now();
-    let mut results = Vec::with_capacity(batches.len());
-    for (i, b) in batches.iter().enumerate() {
+    let mut results: Vec<(Batch, Score)> = Vec::with_capacity(total);
+    let mut play_or_find = |b: &Batch, results: &mut Vec<(Batch, Score)>| -> Result<(), CalibrateError> {
         let found = lines.iter().find(|l| l.a == b.a && l.b == b.b && l.seed == b.seed);
+        // A batch found in the file counts the pairs it played (a top-up
+        // batch cut to an earlier, smaller cap has fewer than `b`).
+        let mut b = *b;
         let score = match found {
-            Some(l) => l.score(),
+            Some(l) => {
+                b.pairs = l.score().games().div_ceil(2);
+                l.score()
+            }
             None => {
-                let score = play(b)?;
+                let score = play(&b)?;
                 let line = BatchLine {
                     a: b.a,
                     b: b.b,
@@ -315,11 +381,28 @@ pub fn run_ladder(
                     setup: ladder.setup.clone(),
                 };
                 append_line(&path, &line)?;
-                progress(&BatchProgress { batch: b, score, done: i + 1, total: batches.len(), elapsed: session.elapsed() });
+                let done = results.len() + 1;
+                progress(&BatchProgress { batch: &b, score, done, total, elapsed: session.elapsed() });
                 score
             }
         };
-        results.push((*b, score));
+        results.push((b, score));
+        Ok(())
+    };
+    for b in &planned {
+        play_or_find(b, &mut results)?;
+    }
+    if let Some(max_pairs) = ladder.top_up {
+        loop {
+            let played: Vec<Batch> = results.iter().map(|(b, _)| *b).collect();
+            let more = top_up(&table_of(ladder, &results)?, &played, ladder.pairs, max_pairs, ladder.seed);
+            if more.is_empty() {
+                break;
+            }
+            for b in &more {
+                play_or_find(b, &mut results)?;
+            }
+        }
     }
     let table = table_of(ladder, &results)?;
     write_atomically(&table_path(dir, v), &table.to_json())?;

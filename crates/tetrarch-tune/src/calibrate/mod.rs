@@ -20,7 +20,8 @@
 //!   interpolation (`table.rs`);
 //! - [`fit()`]: the Bradley–Terry Elo fit with its errors (`fit.rs`);
 //! - [`run_ladder`]: the ladder's loop over its batches, resumable from
-//!   the batches file, with the games played through a callback
+//!   the batches file, with the games played through a callback, and its
+//!   optional top-up of the steps short of the target ([`top_up`])
 //!   (`ladder.rs`);
 //! - [`calibrate_main`]: the command, playing the batches with the match
 //!   runner ([`tetrarch_match::play_games`]: `command.rs`);
@@ -42,7 +43,8 @@ mod table;
 pub use command::{batch_words, calibrate_main, setup_words, table_text, CalibrateArgs};
 pub use fit::{fit, Fit, FitError, PairGames};
 pub use ladder::{
-    batches_path, plan, progress_line, read_batches, run_ladder, rungs, table_path, Batch, BatchLine, BatchProgress, Ladder,
+    batches_path, meets_target, plan, progress_line, read_batches, run_ladder, rungs, table_path, top_up, Batch, BatchLine,
+    BatchProgress, Ladder, TARGET_GAMES, TARGET_SCORE,
 };
 pub use levels::{Levels, LevelsError, DEFAULT_LEVELS};
 pub use plot::{svg, write_plot, PLOT_FILE};

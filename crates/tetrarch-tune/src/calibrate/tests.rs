@@ -277,6 +277,7 @@ fn toy_ladder(setup: &str) -> Ladder {
         setup: vec!["--variant".into(), "toy".into(), setup.into()],
         reference: vec!["nodes=20000".into()],
         command: "tetrarch calibrate --variant toy".into(),
+        top_up: None,
     }
 }
 
@@ -385,6 +386,104 @@ fn a_ladder_resumes_from_its_batches_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A toy of a flat step: random 0, L0 600, L5 610 (ten Elo above L0),
+/// full 1200.
+fn flat_play(b: &Batch) -> Score {
+    let elo = |r: &Rung| match r {
+        Rung::Random => 0.0,
+        Rung::Level(0) => 600.0,
+        Rung::Level(_) => 610.0,
+        Rung::Full => 1200.0,
+    };
+    let mut rng = Rng(b.seed);
+    let (wins, losses, draws) = sample(&mut rng, elo(&b.a), elo(&b.b), 2 * b.pairs);
+    Score { wins, losses, draws }
+}
+
+#[test]
+fn a_top_up_plays_more_pairs_on_the_steps_short_of_the_target_only() {
+    let dir = tmp("top-up");
+    let ladder = Ladder { pairs: 10, top_up: Some(45), ..toy_ladder("a") };
+    let mut batches = Vec::new();
+    let mut lines = Vec::new();
+    let t = run_ladder(
+        &dir,
+        &ladder,
+        &mut |b| {
+            batches.push(*b);
+            Ok(flat_play(b))
+        },
+        &mut |p| lines.push(progress_line(p)),
+    )
+    .unwrap();
+    // The plan's five batches, then top-ups of the flat step L0–L5 alone:
+    // 10 + 10 + 10 + 10 + 5 pairs (cut to the cap of 45), each round with
+    // openings of its own.
+    assert_eq!(batches.len(), 9, "{lines:?}");
+    let flat: Vec<&Batch> = batches.iter().filter(|b| b.a == Rung::Level(0) && b.b == Rung::Level(5)).collect();
+    assert_eq!(flat.iter().map(|b| (b.round, b.pairs)).collect::<Vec<_>>(), vec![(0, 10), (1, 10), (2, 10), (3, 10), (4, 5)]);
+    let mut seeds: Vec<u64> = flat.iter().map(|b| b.seed).collect();
+    seeds.dedup();
+    assert_eq!(seeds.len(), 5);
+    assert!(batches[5..].iter().all(|b| b.round > 0 && b.a == Rung::Level(0)));
+    assert!(lines[5].starts_with("6/5+ L5 vs L0: "), "{}", lines[5]);
+    // The table counts every round's games of the step; the other steps
+    // met the target on the plan's games, the flat one is at its cap.
+    let step = |lower: Rung| t.neighbours.iter().find(|s| s.lower == lower).unwrap();
+    assert_eq!(step(Rung::Level(0)).games, 90);
+    assert!(!meets_target(step(Rung::Level(0))), "{:?}", step(Rung::Level(0)));
+    assert!(meets_target(step(Rung::Random)) && meets_target(step(Rung::Level(5))), "{t:?}");
+    // A rerun, and a rerun with a larger cap after it, play only what is
+    // new: nothing, then one more round on the flat step.
+    let mut again = 0;
+    let t2 = run_ladder(
+        &dir,
+        &ladder,
+        &mut |b| {
+            again += 1;
+            Ok(flat_play(b))
+        },
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!((again, &t2), (0, &t));
+    let mut more = Vec::new();
+    let wider = Ladder { top_up: Some(55), ..ladder.clone() };
+    run_ladder(
+        &dir,
+        &wider,
+        &mut |b| {
+            more.push((b.round, b.pairs));
+            Ok(flat_play(b))
+        },
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(more, vec![(5, 10)]);
+    // Without --top-up the same folder gives the plan's table (the top-up
+    // lines stay in the file, unused).
+    let plain = run_ladder(&dir, &Ladder { top_up: None, ..ladder }, &mut |_| panic!("played"), &mut |_| {}).unwrap();
+    assert_eq!(plain.neighbours.iter().map(|s| s.games).collect::<Vec<_>>(), vec![20, 20, 20]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_target_of_a_step() {
+    let s = |score: f64, games: u64, diff: f64, error: f64| Step {
+        lower: Rung::Level(0),
+        upper: Rung::Level(3),
+        diff,
+        error,
+        score,
+        games,
+    };
+    assert!(meets_target(&s(0.60, 100, 70.0, 80.0)));
+    assert!(!meets_target(&s(0.60, 99, 70.0, 80.0)));
+    assert!(!meets_target(&s(0.59, 200, 70.0, 80.0)));
+    assert!(meets_target(&s(0.55, 40, 90.0, 80.0)));
+    assert!(!meets_target(&s(0.55, 40, 80.0, 80.0)));
+}
+
 #[test]
 fn another_setup_is_refused_and_writes_nothing() {
     let dir = tmp("other");
@@ -456,6 +555,7 @@ fn args(out: PathBuf) -> CalibrateArgs {
         openings: None,
         random_plies: 8,
         maxturns: None,
+        top_up: None,
         command: String::new(),
     }
 }
@@ -472,6 +572,8 @@ fn the_command_refuses_bad_input_before_any_game() {
     let e = refuse(CalibrateArgs { pairs: 0, ..args(dir.clone()) });
     assert!(matches!(e, CalibrateError::Zero("--pairs")), "{e}");
     assert!(e.to_string().starts_with("--pairs must be at least 1"), "{e}");
+    let e = refuse(CalibrateArgs { top_up: Some(0), ..args(dir.clone()) });
+    assert!(e.to_string().starts_with("--top-up must be at least 1"), "{e}");
     let e = refuse(CalibrateArgs { levels: vec![5, 3], ..args(dir.clone()) });
     assert_eq!(e.to_string(), "--levels: levels must ascend, each once: 3 after 5");
     let e = refuse(CalibrateArgs { levels: vec![20], ..args(dir.clone()) });
