@@ -302,13 +302,16 @@ impl Table {
         c[c.len() - 1].1
     }
 
-    /// The UCI_Elo range: (lowest level's Elo rounded, full's Elo
-    /// rounded), both read on the level curve (so a `full` below a level
-    /// gives that level's Elo, and the range is never reversed).
+    /// The UCI_Elo range: (lowest level's Elo rounded down, full's Elo
+    /// rounded up), both read on the level curve (so a `full` below a level
+    /// gives that level's Elo, and the range is never reversed). Rounded
+    /// outwards, so that the range's ends are the curve's ends: its lowest
+    /// value plays the lowest level and its highest the full engine (a
+    /// `full` of 1671.4 rounded to 1671 would play level 19.99).
     pub fn elo_range(&self) -> (i64, i64) {
         let c = self.curve();
         match (c.first(), c.last()) {
-            (Some(a), Some(b)) => (a.1.round() as i64, b.1.round() as i64),
+            (Some(a), Some(b)) => (a.1.floor() as i64, b.1.ceil() as i64),
             _ => (0, 0),
         }
     }

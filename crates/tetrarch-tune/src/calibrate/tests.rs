@@ -135,6 +135,13 @@ fn a_non_monotone_table_takes_the_running_maximum() {
     assert_eq!(t.level_for_elo(400.0), 5.0);
     assert!((t.level_for_elo(250.0) - 2.5).abs() < 1e-12);
     assert_eq!(t.level_for_elo(650.0), 15.0);
+    // Fractional Elos: the range is rounded outwards, so its ends play
+    // the lowest level and the full engine.
+    let t = table("toy", vec![row(Rung::Random, 0.0), row(Rung::Level(0), 100.6), row(Rung::Full, 900.4)]);
+    assert_eq!(t.elo_range(), (100, 901));
+    assert_eq!(t.level_for_elo(100.0), 0.0);
+    assert_eq!(t.level_for_elo(901.0), 20.0);
+    assert!(t.level_for_elo(900.0) < 20.0);
     // A full below a level: the range ends at the curve's top.
     let t = table("toy", vec![row(Rung::Random, 0.0), row(Rung::Level(3), 500.0), row(Rung::Full, 450.0)]);
     assert_eq!(t.elo_range(), (500, 500));
