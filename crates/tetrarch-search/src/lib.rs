@@ -186,7 +186,7 @@ mod tt;
 pub use params::{ParamError, ParamSpec, SearchParams};
 use score::{outcome_value, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY};
 use search::{RootInfo, Shared, Worker, HIST_LEN};
-pub use skill::Skill;
+pub use skill::{Scale, Skill};
 use time::TimeControl;
 pub use tt::AllocError;
 use tt::Tt;

@@ -4,9 +4,13 @@
 //! engine), fractional in between so that a calibrated Elo can be met
 //! between two integer levels. Below full strength a search:
 //!
-//! 1. gets a node budget of [`Skill::nodes`]: 512 nodes at level 0, twice
-//!    as many every 2.5 levels (8,192 at level 10, about 100,000 at level
-//!    19); the `go` command's own limits still apply when they are smaller;
+//! 1. gets a node budget of [`Skill::nodes`], growing geometrically with
+//!    the level along the game's [`Scale`]: by default 512 nodes at level
+//!    0, twice as many every 2.5 levels (8,192 at level 10, about 100,000
+//!    at level 19); a game where more nodes buy little strength spreads its
+//!    levels over a wider range of budgets (the caller chooses the scale:
+//!    the search knows no game); the `go` command's own limits still apply
+//!    when they are smaller;
 //! 2. at level 10 and below, stops after [`Skill::TIME_CAP`] whatever the
 //!    clock says, so that a person never waits for a weak turn;
 //! 3. searches [`Skill::LINES`] root lines (MultiPV) with one thread, and
@@ -31,11 +35,59 @@ use std::time::Duration;
 
 use tetrarch_core::zobrist::splitmix64;
 
+/// How a level's node budget grows with the level: geometrically, from
+/// [`Scale::at_0`] nodes at level 0 to [`Scale::at_full`] at level
+/// [`Skill::FULL`] (where the full engine plays instead, with whatever
+/// limit it is given).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scale {
+    at_0: f64,
+    at_full: f64,
+}
+
+impl Scale {
+    /// The default: 512 nodes at level 0, twice as many every 2.5 levels
+    /// (131,072 at level 20).
+    pub const DEFAULT: Scale = Scale { at_0: 512.0, at_full: 131_072.0 };
+
+    /// `at_0` nodes at level 0 and `at_full` at level 20, or `None` unless
+    /// `1 <= at_0 <= at_full`.
+    pub const fn new(at_0: u32, at_full: u32) -> Option<Scale> {
+        if at_0 >= 1 && at_0 <= at_full {
+            Some(Scale { at_0: at_0 as f64, at_full: at_full as f64 })
+        } else {
+            None
+        }
+    }
+
+    /// The budget at level 0.
+    pub fn at_0(&self) -> f64 {
+        self.at_0
+    }
+
+    /// The budget level 20 would have.
+    pub fn at_full(&self) -> f64 {
+        self.at_full
+    }
+
+    /// The budget at `level` (0..=20).
+    pub fn nodes(&self, level: f64) -> u64 {
+        (self.at_0 * (self.at_full / self.at_0).powf(level / Skill::FULL)).round() as u64
+    }
+}
+
+impl Default for Scale {
+    fn default() -> Self {
+        Scale::DEFAULT
+    }
+}
+
 /// A strength below the full engine's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Skill {
     level: f64,
     seed: u64,
+    scale: Scale,
 }
 
 impl Skill {
@@ -48,16 +100,21 @@ impl Skill {
     pub const TIME_CAP: Duration = Duration::from_millis(400);
     /// The highest level whose searches are capped at [`Skill::TIME_CAP`].
     pub const CAPPED_UP_TO: f64 = 10.0;
-    /// The node budget at level 0.
-    const NODES_AT_0: f64 = 512.0;
-    /// Levels per doubling of the node budget.
-    const LEVELS_PER_DOUBLING: f64 = 2.5;
-
     /// Level `level` (clamped to `0..=FULL`; NaN reads as 0) with the
     /// random choices of `seed`, or `None` at full strength.
     pub fn new(level: f64, seed: u64) -> Option<Skill> {
         let level = if level.is_nan() { 0.0 } else { level.clamp(0.0, Skill::FULL) };
-        (level < Skill::FULL).then_some(Skill { level, seed })
+        (level < Skill::FULL).then_some(Skill { level, seed, scale: Scale::DEFAULT })
+    }
+
+    /// This skill with the node budgets of `scale` (a game's own).
+    pub fn with_scale(self, scale: Scale) -> Skill {
+        Skill { scale, ..self }
+    }
+
+    /// The scale of the node budgets.
+    pub fn scale(&self) -> Scale {
+        self.scale
     }
 
     /// The level, `0.0..FULL`.
@@ -67,7 +124,7 @@ impl Skill {
 
     /// The node budget of a search at this level.
     pub fn nodes(&self) -> u64 {
-        (Skill::NODES_AT_0 * (self.level / Skill::LEVELS_PER_DOUBLING).exp2()).round() as u64
+        self.scale.nodes(self.level)
     }
 
     /// The longest a search at this level may think, if capped.
@@ -140,6 +197,28 @@ mod tests {
         }
         assert_eq!(Skill::new(10.0, 0).unwrap().time_cap(), Some(Skill::TIME_CAP));
         assert_eq!(Skill::new(10.5, 0).unwrap().time_cap(), None);
+    }
+
+    #[test]
+    fn a_scale_spans_its_budgets_geometrically() {
+        let scale = Scale::new(64, 262_144).unwrap();
+        let n = |l: f64| Skill::new(l, 0).unwrap().with_scale(scale).nodes();
+        assert_eq!(n(0.0), 64);
+        // 12 doublings over 20 levels: 0.6 a level.
+        assert_eq!(n(10.0), 4096);
+        assert_eq!(n(5.0), 512);
+        assert_eq!(scale.nodes(20.0), 262_144);
+        for l in 0..19 {
+            assert!(n(f64::from(l) + 1.0) > n(f64::from(l)));
+        }
+        // The default scale is the one the levels always had.
+        assert_eq!(Scale::default().nodes(7.5), 4096);
+        assert_eq!(Skill::new(3.0, 0).unwrap().scale(), Scale::DEFAULT);
+        // A flat scale is allowed (every level the same budget), a falling
+        // one or an empty budget is not.
+        assert!(Scale::new(100, 100).is_some());
+        assert!(Scale::new(200, 100).is_none());
+        assert!(Scale::new(0, 100).is_none());
     }
 
     /// How often the best of four lines is played, over many roots.

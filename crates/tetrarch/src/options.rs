@@ -251,7 +251,8 @@ impl Settings {
 
     /// The strength a search of `variant` plays at: `UCI_Elo` through the
     /// variant's table when `UCI_LimitStrength` is on (and the variant has
-    /// one), else `Skill Level`; `None` at full strength. `start_seed` is
+    /// one), else `Skill Level`, with the variant's node budgets
+    /// ([`crate::levels::scale`]); `None` at full strength. `start_seed` is
     /// the seed drawn at start-up, used while `SkillSeed` is 0.
     pub fn skill(&self, variant: &str, start_seed: u64) -> Option<Skill> {
         let seed = if self.skill_seed != 0 { self.skill_seed } else { start_seed };
@@ -259,7 +260,7 @@ impl Settings {
             Some(t) => t.level_for_elo(self.uci_elo.unwrap_or(t.elo_range().0) as f64),
             None => f64::from(self.skill_level),
         };
-        Skill::new(level, seed)
+        Skill::new(level, seed).map(|s| s.with_scale(crate::levels::scale(variant)))
     }
 
     /// The parameters of a search of game `G`: its defaults with

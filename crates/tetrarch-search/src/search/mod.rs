@@ -125,6 +125,9 @@ pub(crate) struct Worker<'a, G: Searchable> {
     /// The main thread checks the clock and the node limit.
     time: Option<&'a TimeControl>,
     node_limit: Option<u64>,
+    /// The node count at which to poll besides every 256th: the node limit
+    /// (main thread only).
+    poll_at: u64,
     pub root: RootInfo,
     pub nodes: u64,
     pub seldepth: usize,
@@ -198,6 +201,7 @@ impl<'a, G: Searchable> Worker<'a, G> {
             id,
             time,
             node_limit,
+            poll_at: if id == 0 { node_limit.unwrap_or(u64::MAX) } else { u64::MAX },
             root: RootInfo::new(root, strategy),
             nodes: 1, // the root
             seldepth: 0,
@@ -272,12 +276,14 @@ impl<'a, G: Searchable> Worker<'a, G> {
         self.pos.outcome().or_else(|| self.pos.history_outcome(&self.keys)).or_else(|| self.pos.repetition_outcome())
     }
 
-    /// Counts a node; every 256 nodes, publishes the count and checks the
-    /// stop conditions.
+    /// Counts a node; every 256 nodes, and at the node limit's own count
+    /// (so that a budget that is not a multiple of 256, a weak level's,
+    /// stops where it says), publishes the count and checks the stop
+    /// conditions.
     #[inline]
     fn tick(&mut self) {
         self.nodes += 1;
-        if self.nodes & 255 == 0 {
+        if self.nodes & 255 == 0 || self.nodes == self.poll_at {
             self.poll();
         }
     }

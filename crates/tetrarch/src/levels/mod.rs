@@ -4,6 +4,7 @@
 
 use std::sync::OnceLock;
 
+pub use tetrarch_search::Scale;
 pub use tetrarch_tune::calibrate::Table;
 
 /// Every calibrated table: the variant and the text `tetrarch calibrate`
@@ -31,6 +32,35 @@ const SHARED: &[(&str, &str)] =
 /// `SHARED`.
 pub fn table_variant(variant: &str) -> &str {
     SHARED.iter().find(|(v, _)| v.eq_ignore_ascii_case(variant)).map_or(variant, |&(_, from)| from)
+}
+
+/// The node budgets of the levels of the variants whose levels do not use
+/// [`Scale::DEFAULT`] (512 nodes at level 0, 131,072 at 20): the games
+/// where a doubling of nodes buys little strength at the default's top
+/// (docs/levels.md, "A scale of each game's own"). Their levels start lower
+/// and spread over a wider range of budgets, so that the steps between
+/// levels stay measurable: each spans the budget range from level 0 to
+/// about the calibration's reference at level 21 (`tetrarch calibrate`'s
+/// `--each nodes=N`), so that `full` stands as far above level 18 as each
+/// level stands above the one three below it.
+const SCALES: &[(&str, u32, u32)] = &[
+    // Two actions a turn: a doubling buys little depth. Reference 400,000.
+    ("quattuor", 64, 262_144),
+    // The free-for-all games: a game's score is as much the other seats'
+    // doing. Reference 100,000.
+    ("queenskings", 32, 65_536),
+    ("quadranj4", 32, 65_536),
+];
+
+/// The node budgets of `variant`'s levels: its own (or those of the
+/// variant whose table it shares), else [`Scale::DEFAULT`].
+pub fn scale(variant: &str) -> Scale {
+    let variant = table_variant(variant);
+    SCALES
+        .iter()
+        .find(|(v, ..)| v.eq_ignore_ascii_case(variant))
+        .and_then(|&(_, at_0, at_full)| Scale::new(at_0, at_full))
+        .unwrap_or(Scale::DEFAULT)
 }
 
 /// The table of `variant` (its own, or the one it shares), if calibrated.

@@ -117,7 +117,7 @@ fn a_seeded_level_plays_the_same_game_and_another_seed_another() {
 }
 
 /// A weak level keeps to its node budget whatever `go` allows (512 nodes
-/// at level 0, polled every 256).
+/// at level 0).
 #[test]
 fn a_weak_level_searches_within_its_budget() {
     let (mut e, cap) = engine("queenskings9-duel");
@@ -125,7 +125,37 @@ fn a_weak_level_searches_within_its_budget() {
     run(&mut e, &cap, "position startpos");
     let v = run(&mut e, &cap, "go nodes 5000000");
     let nodes = max_nodes(&v);
-    assert!(nodes > 0 && nodes <= 512 + 256, "{nodes}");
+    assert!(nodes > 0 && nodes <= 512, "{nodes}");
+}
+
+/// The games that spread their levels over a wider range of budgets
+/// (docs/levels.md, "A scale of each game's own") get their own scale, a
+/// variant that shares another's table shares its scale, and the rest keep
+/// the default; a level's search keeps to its variant's budget, also one
+/// below the 256 nodes between two checks of the node count.
+#[test]
+fn a_variant_s_levels_use_its_own_node_budgets() {
+    use crate::levels::scale;
+    use tetrarch_search::Scale;
+    for v in ["fourchess", "teamchess", "quadranj", "queenskings9-duel", "queenskings-teams"] {
+        assert_eq!(scale(v), Scale::DEFAULT, "{v}");
+    }
+    assert_eq!(scale("quadranj4"), Scale::new(32, 65_536).unwrap());
+    assert_eq!(scale("queenskings"), Scale::new(32, 65_536).unwrap());
+    assert_eq!(scale("queenskings9"), scale("queenskings"));
+    assert_eq!(scale("quattuor"), Scale::new(64, 262_144).unwrap());
+    // Level 10 of the free-for-all Queens & Kings: 32 x 2048^(1/2) nodes.
+    let budget = scale("queenskings").nodes(10.0);
+    assert_eq!(budget, 1448);
+    for (level, cap) in [(0, 32), (10, budget)] {
+        let (mut e, c) = engine("queenskings");
+        run(&mut e, &c, &format!("setoption name Skill Level value {level}"));
+        run(&mut e, &c, "position startpos");
+        let v = run(&mut e, &c, "go nodes 5000000");
+        let nodes = max_nodes(&v);
+        assert!(nodes <= cap, "level {level}: {nodes} nodes over {cap}: {v:?}");
+        assert!(bestmove_words(&v).len() >= 2, "{v:?}");
+    }
 }
 
 fn random_engine(variant: &str, seed: u64) -> (Engine, Captured) {
