@@ -140,7 +140,7 @@ fn a_variant_s_levels_use_its_own_node_budgets() {
     for v in ["fourchess", "teamchess", "quadranj", "queenskings9-duel", "queenskings-teams"] {
         assert_eq!(scale(v), Scale::DEFAULT, "{v}");
     }
-    assert_eq!(scale("quadranj4"), Scale::new(32, 65_536).unwrap());
+    assert_eq!(scale("quadranj4"), Scale::new(64, 65_536).unwrap());
     assert_eq!(scale("queenskings"), Scale::new(32, 65_536).unwrap());
     assert_eq!(scale("queenskings9"), scale("queenskings"));
     assert_eq!(scale("quattuor"), Scale::new(64, 262_144).unwrap());
