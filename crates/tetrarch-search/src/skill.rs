@@ -36,9 +36,8 @@ use std::time::Duration;
 use tetrarch_core::zobrist::splitmix64;
 
 /// How a level's node budget grows with the level: geometrically, from
-/// [`Scale::at_0`] nodes at level 0 to [`Scale::at_full`] at level
-/// [`Skill::FULL`] (where the full engine plays instead, with whatever
-/// limit it is given).
+/// `at_0` nodes at level 0 to `at_full` at level [`Skill::FULL`] (where
+/// the full engine plays instead, with whatever limit it is given).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scale {
     at_0: f64,
@@ -58,16 +57,6 @@ impl Scale {
         } else {
             None
         }
-    }
-
-    /// The budget at level 0.
-    pub fn at_0(&self) -> f64 {
-        self.at_0
-    }
-
-    /// The budget level 20 would have.
-    pub fn at_full(&self) -> f64 {
-        self.at_full
     }
 
     /// The budget at `level` (0..=20).
