@@ -116,7 +116,12 @@
 //! action that last cut off after the previous action); quiet actions by a
 //! history table (per thread, 4 side buckets × 32768 `i16` entries bounded by
 //! ±16384 with gravity, indexed by an Fx-style hash of the action's `Hash`;
-//! halved at each new search) plus a clamped `order_hint`. Actions live on
+//! halved at each new search), with the `Cont` switch plus the continuation
+//! history (the same table's two regions of 65536 entries: the action after
+//! the action one ply back, and two plies back, the pair hashed), plus a
+//! clamped `order_hint`; with the `CapHist` switch, tactical actions by
+//! `order_hint` plus a capture history (the same table's last region,
+//! 4 side buckets × 32768). Actions live on
 //! one move stack per thread (no allocation per node); killers, the previous
 //! action and the PV live in a per-ply stack allocated once per search.
 //!

@@ -148,6 +148,8 @@ params! {
     tm: bool = "Tm", 1, 0..=1, 1, "Switch: time by the best action's stability (off: the soft limit unscaled).";
     rfp: bool = "Rfp", 0, 0..=1, 1, "Switch: reverse futility pruning (a non-PV node whose static value stands RfpMargin x depth above beta is cut).";
     iir: bool = "Iir", 0, 0..=1, 1, "Switch: internal iterative reduction (a node from IirDepth with no action from the table is searched one ply less).";
+    cap_hist: bool = "CapHist", 0, 0..=1, 1, "Switch: capture history (tactical actions also ordered by how each side's did before).";
+    cont: bool = "Cont", 0, 0..=1, 1, "Switch: continuation history (quiet actions also ordered by what followed the actions one and two plies back).";
     // Tunable numbers.
     asp_depth: i32 = "AspDepth", 4, 1..=64, 1, "Aspiration windows from this depth.";
     asp_delta: i32 = "AspDelta", 30, 1..=1000, 5, "Aspiration window: half its first width (doubled on each fail).";
@@ -169,6 +171,7 @@ params! {
     lmr_div: i32 = "LmrDiv", 200, 50..=1000, 15, "Late move reduction: LmrBase/100 + ln(depth) ln(n) / (LmrDiv/100).";
     lmr_depth: i32 = "LmrDepth", 3, 1..=64, 1, "Late move reductions from this depth.";
     lmr_hist: i32 = "LmrHist", 8192, 0..=16384, 512, "Late move reduction: one less above this history, one more below minus it.";
+    cap_hist_div: i32 = "CapHistDiv", 2, 1..=64, 1, "Capture history: its entry (bounded by 16384) divided by this is added to a tactical action's order hint.";
     hist_bonus_max: i32 = "HistBonusMax", 400, 1..=512, 25, "History bonus: min(depth^2, HistBonusMax) x 32.";
     qs_max: i32 = "QsMax", 8, 1..=64, 1, "Quiescence plies at most (half of it in max^n).";
     qs_evade: i32 = "QsEvade", 2, 0..=64, 1, "Quiescence evades checks (every action) in its first this many plies.";
@@ -284,11 +287,11 @@ mod tests {
             assert!(s.min <= s.default && s.default <= s.max, "{}", s.name);
             assert_eq!(s.get(&p), s.default, "{}", s.name);
             assert!(s.step > 0, "{}", s.name);
-            assert_eq!(s.switch, i < 13, "{}: the switches come first", s.name);
+            assert_eq!(s.switch, i < 15, "{}: the switches come first", s.name);
             // Every switch is on by default but Rfp, screened and rejected
-            // at its first margins, and Iir, screened and rejected
-            // (docs/search.md).
-            let off = ["Rfp", "Iir"].contains(&s.name);
+            // at its first margins, and Iir, CapHist and Cont, screened
+            // and not kept (docs/search.md).
+            let off = ["Rfp", "Iir", "CapHist", "Cont"].contains(&s.name);
             assert!(!s.switch || (s.min, s.max, s.default) == (0, 1, i32::from(!off)), "{}", s.name);
             assert!(SPECS[..i].iter().all(|t| !t.name.eq_ignore_ascii_case(s.name)), "{} twice", s.name);
         }

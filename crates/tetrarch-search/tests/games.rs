@@ -205,6 +205,38 @@ fn teamchess_reverse_futility_never_cuts_a_node_in_check() {
     }
 }
 
+/// The continuation history (`Cont`) and the capture history (`CapHist`),
+/// both off by default, reach the search: each orders actions differently
+/// (another tree from the start position at the same depth), one thread
+/// stays deterministic with it, and, being ordering only, it finds the
+/// mate of the tests above at every depth.
+#[test]
+fn teamchess_continuation_and_capture_histories_reorder_but_keep_the_mate() {
+    let with = |switch: &str, on: i64| {
+        let mut s = Searcher::<TeamChess>::new(4);
+        assert_eq!(s.params().get(switch), Ok(0), "{switch} off by default");
+        let mut p = s.params().clone();
+        p.set(switch, on).unwrap();
+        s.set_params(p);
+        s
+    };
+    let start = TeamChess::startpos(&TeamChess::default_options("teamchess"));
+    let g: TeamChess = pos("teamchess", "1yK4yR1/8/8/4yP9/14/12gN1/14/1bK10gPgK/14/14/11gP1gR/8/5gR1rP/1bRrNrK4 r - - 0 1");
+    for switch in ["Cont", "CapHist"] {
+        let off = search(&mut with(switch, 0), &start, 6, &Config::default());
+        let on = search(&mut with(switch, 1), &start, 6, &Config::default());
+        let again = search(&mut with(switch, 1), &start, 6, &Config::default());
+        assert_ne!(on.nodes, off.nodes, "{switch}: the same tree with and without it");
+        assert_eq!((on.nodes, &on.best), (again.nodes, &again.best), "{switch}");
+        assert_legal(&start, &on.best);
+        let mut s = with(switch, 1);
+        for d in [4, 5, 6] {
+            s.clear();
+            assert_eq!(search(&mut s, &g, d, &Config::default()).score, Score::Mate(-1), "{switch}, depth {d}");
+        }
+    }
+}
+
 #[test]
 fn mate_scores_survive_the_table() {
     // The same searcher (its table full of mate scores from the first

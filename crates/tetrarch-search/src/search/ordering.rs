@@ -2,6 +2,15 @@
 //! tactical actions by [`SearchHints::order_hint`], killers, the counter-move,
 //! then quiet actions by history), lazy picking, and the history, killer
 //! and counter-move updates after a cut-off.
+//!
+//! The history table holds, besides the history of each side's actions,
+//! the continuation history (the `Cont` switch): how well an action did
+//! after the action one ply before it, and after the one two plies before
+//! (with one action a turn and no seat skipped, in the four-seat games an
+//! opponent's and a partner's), the pair hashed
+//! into a region of its own. A quiet action's ordering score is the sum.
+//! And the capture history (the `CapHist` switch): how well each side's
+//! tactical actions did, divided by `CapHistDiv`, added to their order hint.
 
 use crate::Searchable;
 use tetrarch_core::game::ActionList;
@@ -12,8 +21,17 @@ use crate::score::MAX_PLY;
 
 /// History entries per side bucket (four side buckets: `side & 3`).
 pub(super) const HIST_BITS: u32 = 15;
-/// History entries in all: 4 side buckets × 32768.
-pub(crate) const HIST_LEN: usize = 4 << HIST_BITS;
+/// Continuation history entries per region (one region for the action
+/// one ply back, one for two plies back).
+const CONT_BITS: u32 = 16;
+/// Where the continuation history starts in the history table.
+const CONT_BASE: usize = 4 << HIST_BITS;
+/// Where the capture history starts in the history table.
+const CAP_BASE: usize = CONT_BASE + (2 << CONT_BITS);
+/// History entries in all: 4 side buckets × 32768, the continuation
+/// history's two regions of 65536, then the capture history's 4 side
+/// buckets × 32768.
+pub(crate) const HIST_LEN: usize = CAP_BASE + (4 << HIST_BITS);
 /// A history entry: bounded by [`HIST_MAX`] (gravity), so 16 bits hold it
 /// and the tables stay small enough for the cache.
 pub(crate) type Hist = i16;
@@ -51,10 +69,28 @@ impl<A> Entry<A> {
     }
 }
 
-/// The history entry of action `a` for `side` (four side buckets).
+/// The history entry of an action (`a_hash`, its [`fx_hash`]) for `side`
+/// (four side buckets).
 #[inline(always)]
-fn hist_slot<A: core::hash::Hash>(side: usize, a: &A) -> usize {
-    ((side & 3) << HIST_BITS) | (fx_hash(a) as usize & ((1 << HIST_BITS) - 1))
+fn hist_slot(side: usize, a_hash: u64) -> usize {
+    ((side & 3) << HIST_BITS) | (a_hash as usize & ((1 << HIST_BITS) - 1))
+}
+
+/// The continuation history entry of an action (`a_hash`) after the action
+/// `back` plies before it (1 or 2; `prev_hash`, its [`fx_hash`]): the pair
+/// hashed into that region.
+#[inline(always)]
+fn cont_slot(back: usize, prev_hash: u64, a_hash: u64) -> usize {
+    let h = (prev_hash ^ a_hash.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    CONT_BASE + ((back - 1) << CONT_BITS) + (h >> (64 - CONT_BITS)) as usize
+}
+
+/// Moves a history entry by `delta` towards ±[`HIST_MAX`] (gravity: the
+/// nearer the bound, the smaller the step; never past it).
+#[inline(always)]
+fn gravity(h: &mut Hist, delta: i32) {
+    let v = i32::from(*h);
+    *h = (v + delta - v * delta.abs() / HIST_MAX) as Hist;
 }
 
 /// Move order: higher score first, then the lower list index.
@@ -70,9 +106,41 @@ pub(super) fn tt_idx(idx: u32) -> Option<u16> {
 }
 
 impl<G: Searchable> Worker<'_, G> {
+    /// The hashes of the actions one and two plies before the node at
+    /// `ply` (for the continuation history; none where `Cont` is off, at
+    /// the root, or after a null move or an out-of-turn action).
     #[inline]
-    fn hist_index(&self, a: &G::Action) -> usize {
-        hist_slot(self.pos.side_of(self.pos.to_move()), a)
+    fn cont_keys(&self, ply: usize) -> [Option<u64>; 2] {
+        if !self.p.cont {
+            return [None, None];
+        }
+        let back = |k: usize| ply.checked_sub(k).and_then(|p| self.stack[p.min(MAX_PLY + 1)].prev).map(|a| fx_hash(&a));
+        [back(0), back(1)]
+    }
+
+    /// The ordering score of a quiet action from the histories: its own,
+    /// plus its continuation entries after `keys`.
+    #[inline(always)]
+    fn quiet_score(&self, side: usize, a_hash: u64, keys: [Option<u64>; 2]) -> i32 {
+        let mut s = i32::from(self.history[hist_slot(side, a_hash)]);
+        for (k, key) in keys.iter().enumerate() {
+            if let Some(p) = *key {
+                s += i32::from(self.history[cont_slot(k + 1, p, a_hash)]);
+            }
+        }
+        s
+    }
+
+    /// Moves the histories of a quiet action (`a_hash`) at a node with
+    /// continuation `keys` by `delta`.
+    #[inline(always)]
+    fn reward(&mut self, side: usize, a_hash: u64, keys: [Option<u64>; 2], delta: i32) {
+        gravity(&mut self.history[hist_slot(side, a_hash)], delta);
+        for (k, key) in keys.iter().enumerate() {
+            if let Some(p) = *key {
+                gravity(&mut self.history[cont_slot(k + 1, p, a_hash)], delta);
+            }
+        }
     }
 
     /// Generates the legal actions onto the move stack, unordered: the
@@ -135,6 +203,7 @@ impl<G: Searchable> Worker<'_, G> {
         // Quiescence lists tactical actions only: no counter-move to look for.
         let counter = if tactical_only { None } else { self.counter_of(ply) };
         let side = self.pos.side_of(self.pos.to_move());
+        let keys = if tactical_only { [None, None] } else { self.cont_keys(ply) };
         for (i, &a) in self.gen.iter().enumerate() {
             let (tactical, hint) = if tactical_only {
                 if !self.pos.is_tactical(a) {
@@ -148,7 +217,12 @@ impl<G: Searchable> Worker<'_, G> {
             let (kind, score) = if tt_idx.is_some_and(|t| t as u32 == idx) {
                 (KIND_TT, i32::MAX)
             } else if tactical {
-                (KIND_TACTICAL, (1 << 28) + hint.clamp(-(1 << 24), 1 << 24))
+                let learnt = if self.p.cap_hist {
+                    i32::from(self.history[CAP_BASE + hist_slot(side, fx_hash(&a))]) / self.p.cap_hist_div
+                } else {
+                    0
+                };
+                (KIND_TACTICAL, (1 << 28) + hint.clamp(-(1 << 24), 1 << 24) + learnt)
             } else if killers[0] == Some(a) {
                 (KIND_KILLER, 1 << 26)
             } else if killers[1] == Some(a) {
@@ -156,7 +230,7 @@ impl<G: Searchable> Worker<'_, G> {
             } else if counter == Some(a) {
                 (KIND_KILLER, (1 << 26) - 2)
             } else {
-                (KIND_QUIET, i32::from(self.history[hist_slot(side, &a)]) + hint.clamp(-8192, 8192))
+                (KIND_QUIET, self.quiet_score(side, fx_hash(&a), keys) + hint.clamp(-8192, 8192))
             };
             self.moves.push(Entry { a, score, idx, kind, skip });
         }
@@ -179,6 +253,29 @@ impl<G: Searchable> Worker<'_, G> {
         self.counter[self.counter_slot(ply)?]
     }
 
+    /// The action at `best` on the move stack cut off (`tactical`: a
+    /// tactical one): with the `CapHist` switch, its capture history
+    /// rises if it is tactical, and that of the tactical actions searched
+    /// before it (from `base`) falls.
+    pub(super) fn update_capture_stats(&mut self, depth: i32, best: usize, base: usize, tactical: bool) {
+        if !self.p.cap_hist {
+            return;
+        }
+        let bonus = (depth * depth).min(self.p.hist_bonus_max) * 32;
+        let side = self.pos.side_of(self.pos.to_move());
+        if tactical {
+            let a = self.moves[best].a;
+            gravity(&mut self.history[CAP_BASE + hist_slot(side, fx_hash(&a))], bonus);
+        }
+        for j in base..best {
+            let e = self.moves[j];
+            let tactical = e.kind == KIND_TACTICAL || (e.kind == KIND_TT && self.pos.is_tactical(e.a));
+            if tactical && e.skip == 0 {
+                gravity(&mut self.history[CAP_BASE + hist_slot(side, fx_hash(&e.a))], -bonus);
+            }
+        }
+    }
+
     /// A quiet action at `best` on the move stack cut off at `ply`: it
     /// becomes the counter-move and the first killer, its history rises and
     /// that of the quiet actions searched before it (from `base`) falls.
@@ -192,18 +289,14 @@ impl<G: Searchable> Worker<'_, G> {
             k[1] = k[0];
             k[0] = Some(a);
         }
-        let bonus = (depth * depth).min(self.p.hist_bonus_max);
-        let i = self.hist_index(&a);
-        let h = &mut self.history[i];
-        let v = i32::from(*h);
-        *h = (v + bonus * 32 - v * bonus * 32 / HIST_MAX) as Hist;
+        let bonus = (depth * depth).min(self.p.hist_bonus_max) * 32;
+        let side = self.pos.side_of(self.pos.to_move());
+        let keys = self.cont_keys(ply);
+        self.reward(side, fx_hash(&a), keys, bonus);
         for j in base..best {
             let e = self.moves[j];
             if e.is_quiet() && e.skip == 0 {
-                let i = self.hist_index(&e.a);
-                let h = &mut self.history[i];
-                let v = i32::from(*h);
-                *h = (v - bonus * 32 - v * bonus * 32 / HIST_MAX) as Hist;
+                self.reward(side, fx_hash(&e.a), keys, -bonus);
             }
         }
     }

@@ -345,8 +345,11 @@ impl<G: Searchable> Worker<'_, G> {
                             KIND_TT => !self.pos.is_tactical(m.a),
                             _ => true,
                         };
-                        if quiet && m.skip == 0 {
-                            self.update_quiet_stats(ply, node.depth, base + i, base);
+                        if m.skip == 0 {
+                            if quiet {
+                                self.update_quiet_stats(ply, node.depth, base + i, base);
+                            }
+                            self.update_capture_stats(node.depth, base + i, base, !quiet);
                         }
                         break;
                     }
