@@ -139,5 +139,8 @@ mod tests {
         resume_records(b"");
         resume_records(b"{\"game\":1}\n[Event \"x\"]\n");
         resume_records(b"[Event \"tetrarch match\"]\n[Round \"1.1\"]\n\n1. e2e3 1-0\n\n[Event \"tor");
+        // Found by the fuzzer (twenty-seventh session): a record whose turns
+        // include a string that starts like a PGN tag.
+        resume_records(include_bytes!("../tests/data/resume-tag-in-turns.txt"));
     }
 }

@@ -66,7 +66,7 @@ pub fn write(r: &GameRecord, seat_names: &[&str], two_sided: bool) -> String {
         if i % n == 0 {
             words.push(format!("{}.", i / n + 1));
         }
-        words.push(printable(t).into_owned());
+        words.push(move_word(t));
         if i + 1 == r.opening_turns {
             words.push("{end of opening}".into());
         }
@@ -104,6 +104,14 @@ pub fn write(r: &GameRecord, seat_names: &[&str], two_sided: bool) -> String {
     out.push_str(&line);
     out.push_str("\n\n");
     out
+}
+
+/// A turn of a record as a movetext word: printable, and without the
+/// brackets and braces that delimit tags and comments (a legal turn has
+/// none; a corrupt records file read by `--resume` may, and a wrapped line
+/// starting with `[Event ` would read as a new game).
+fn move_word(t: &str) -> String {
+    printable(t).replace(['[', '{'], "(").replace([']', '}'], ")")
 }
 
 /// The `Round` tag of a record (`opening.game`, 1-based): it names the
@@ -162,6 +170,22 @@ pub fn repair(text: &str, records: &[GameRecord], write: impl Fn(&GameRecord) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Fuzzing (resume_records, twenty-seventh session) found a record
+    /// whose turns held `[Event ...` and `{`: wrapped, a movetext line began
+    /// with `[Event ` and the repair of the PGN read it as another game.
+    /// Turns are written without brackets and braces.
+    #[test]
+    fn a_turn_never_opens_a_tag_or_a_comment() {
+        let line = r#"{"match":"m","game":0,"opening_index":0,"round":0,"variant":"quattuor","start":"startpos","opening_turns":0,"seats":["A","B"],"seat_engines":[0,1],"result":"draw","reason":"x","decided":"adjudication","culprit":null,"points":[0.5,0.5],"ranks":[1,1],"turns":["a","[Event x]","{c}","xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx","[Event y"],"times_ms":[],"scores":[],"started":0,"duration_ms":0}"#;
+        let r = crate::record::parse_records(line).unwrap().remove(0);
+        let t = write(&r, &["Red", "Black"], true);
+        let movetext = &t[t.find("\n\n").unwrap()..];
+        assert!(!movetext.contains(['[', ']']), "{t}");
+        assert!(movetext.contains("(Event x)") && movetext.contains("(c)") && movetext.contains("(Event y"), "{t}");
+        // One game for the repair: nothing to add to its own text.
+        assert_eq!(repair(&t, std::slice::from_ref(&r), |r| write(r, &["Red", "Black"], true)), (t.len(), String::new()));
+    }
 
     /// Fuzzing (resume_records) found that a record read by `--resume`
     /// with a score of `i32::MIN` panicked the PGN writer (`abs` overflows).
