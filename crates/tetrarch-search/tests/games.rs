@@ -101,6 +101,11 @@ fn queenskings_compulsory_capture_in_quiescence() {
 // Teamchess: Red (seat 0) and Yellow against Blue and Green; a King
 // capture ends the game.
 const TC_QUEEN: &str = "3yK4/8/8/14/14/4bQ9/13gK/bK13/14/4rR9/14/8/8/4rK3 r - - 0 1";
+/// A middle game: 24 plies of the engine's own play at depth 3 from the
+/// start (h2h3 b7c7 g13g12 m8l8 f2f3 b9c9 i13i12 m6l6 j2j3 a10c11 j14k12
+/// n7k10 e1d3 a8d5 d13d12 m11l11 e2e4 d5d8 k12j10 l11k11 j1i3 c11e12
+/// f13e12 k11j10), Red to move.
+const TC_MIDDLE: &str = "yRyNyByKyQyB1yR/1yP2yP1yPyP/yPyP1yP1yP2/bRbP11gR/1bP7gPgQ1gPgN/bB1bP9gPgB/1bP1bQ7gP1gK/bK1bP9gP1/bBbP9gP1gB/bNbP10gPgN/bRbP2rP7gPgR/rN1rP1rPrNrP1/rP2rP1rP1rP/rR1rBrQrKrB1rR r rKQbKQyKQgKQ - 0 7";
 const TC_KING: &str = "3yK4/8/8/14/14/14/13gK/bK13/14/14/rR13/8/8/4rK3 r - - 0 1";
 
 #[test]
@@ -199,6 +204,37 @@ fn teamchess_reverse_futility_never_cuts_a_node_in_check() {
     let mut p = s.params().clone();
     p.set_text("RfpMargin=0").unwrap();
     s.set_params(p);
+    for d in [4, 5, 6] {
+        s.clear();
+        assert_eq!(search(&mut s, &g, d, &Config::default()).score, Score::Mate(-1), "depth {d}");
+    }
+}
+
+/// ProbCut (off by default) reaches the search and must not cut a node in
+/// check: switched on it searches another tree, one thread stays
+/// deterministic with it, and at its most aggressive (from depth 2 with no
+/// margin and the verifying search one ply shallower) the mate of the
+/// tests above, whose lines run through Red's King in check, is still found
+/// at every depth.
+#[test]
+fn teamchess_probcut_reaches_the_search_and_never_cuts_a_node_in_check() {
+    let with = |text: &str| {
+        let mut s = Searcher::<TeamChess>::new(4);
+        assert_eq!(s.params().get("ProbCut"), Ok(0), "off by default");
+        let mut p = s.params().clone();
+        p.set_text(text).unwrap();
+        s.set_params(p);
+        s
+    };
+    let g: TeamChess = pos("teamchess", "1yK4yR1/8/8/4yP9/14/12gN1/14/1bK10gPgK/14/14/11gP1gR/8/5gR1rP/1bRrNrK4 r - - 0 1");
+    let mid: TeamChess = pos("teamchess", TC_MIDDLE);
+    let off = search(&mut with(""), &mid, 6, &Config::default());
+    let a = search(&mut with("ProbCut=1"), &mid, 6, &Config::default());
+    let b = search(&mut with("ProbCut=1"), &mid, 6, &Config::default());
+    assert_ne!(a.nodes, off.nodes, "the same tree as without ProbCut");
+    assert_eq!((a.nodes, &a.best), (b.nodes, &b.best));
+    assert_legal(&mid, &a.best);
+    let mut s = with("ProbCut=1 ProbCutMargin=0 ProbCutDepth=2 ProbCutRed=1");
     for d in [4, 5, 6] {
         s.clear();
         assert_eq!(search(&mut s, &g, d, &Config::default()).score, Score::Mate(-1), "depth {d}");

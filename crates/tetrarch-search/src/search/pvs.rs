@@ -100,7 +100,7 @@ impl<G: Searchable> Worker<'_, G> {
         // of is searched a ply shallower (its ordering is a guess anyway).
         let depth = if self.p.iir && tt_move.is_none() && depth >= self.p.iir_depth && !restricted { depth - 1 } else { depth };
 
-        // Step 5. Reverse futility pruning, then the null move.
+        // Step 5. Reverse futility pruning, the null move, ProbCut.
         let in_check = self.pos.in_check();
         let merged = self.brs_merged(turn_start, us);
         let node = Node { depth, ply, pv_node, us, in_check, merged };
@@ -110,6 +110,9 @@ impl<G: Searchable> Worker<'_, G> {
             return s;
         }
         if let Some(s) = self.null_move(node, beta, turn_start, &mut stat) {
+            return s;
+        }
+        if let Some(s) = self.probcut(node, beta, (tkey, key), tt_move, turn_start, restricted) {
             return s;
         }
 
@@ -250,6 +253,85 @@ impl<G: Searchable> Worker<'_, G> {
             return Some(0);
         }
         (s >= beta).then_some(if s >= MATE_BOUND { beta } else { s })
+    }
+
+    /// Step 5: ProbCut. At a non-PV node from `ProbCutDepth`, a tactical
+    /// action that reaches the ProbCut bound, `beta + ProbCutMargin`, first
+    /// in quiescence and then in a null-window search `ProbCutRed` plies
+    /// shallower than the node's own, is taken to show that the full
+    /// search would fail high too: the node is cut with that value, kept in
+    /// the table as a lower bound at the shallower depth. Not where the
+    /// table already holds a value below the bound from about that depth,
+    /// not in check, never at a merged layer, and only where the game
+    /// allows futility. `keys` are the node's table key and position key.
+    #[inline(always)]
+    fn probcut(
+        &mut self,
+        node: Node,
+        beta: i32,
+        keys: (u64, u64),
+        tt_move: Option<u16>,
+        turn_start: bool,
+        restricted: bool,
+    ) -> Option<i32> {
+        let Node { depth, ply, us, .. } = node;
+        if !self.p.probcut
+            || node.pv_node
+            || node.in_check
+            || node.merged
+            || restricted
+            || depth < self.p.probcut_depth
+            || beta.abs() >= MATE_BOUND
+            || !self.pos.futility_ok()
+        {
+            return None;
+        }
+        let bound = beta + self.p.probcut_margin;
+        // The child's depth of the verifying search.
+        let shallow = depth - self.p.probcut_red;
+        let (tkey, key) = keys;
+        if bound >= MATE_BOUND
+            || self.tt.probe(tkey).is_some_and(|h| h.depth >= shallow && score_from_tt(h.score, ply) < bound)
+        {
+            return None;
+        }
+        let base = self.moves.len();
+        let (_, n) = self.generate(tt_move, ply, true);
+        if turn_start {
+            self.keys.push(key);
+        }
+        let mut cut = None;
+        for i in 0..n {
+            self.pick(base, i, n);
+            let m = self.moves[base + i];
+            let u = self.pos.make(m.a);
+            self.stack[ply + 1].prev = Some(m.a);
+            self.tick();
+            let flip = self.is_us() != us;
+            let mut s =
+                if flip { -self.qsearch(ply + 1, -bound, -bound + 1, 0) } else { self.qsearch(ply + 1, bound - 1, bound, 0) };
+            if s >= bound && shallow > 0 {
+                s = self.child(shallow, ply + 1, bound - 1, bound, flip, false);
+            }
+            self.pos.unmake(m.a, u);
+            if self.stopped {
+                break;
+            }
+            if s >= bound {
+                cut = Some((if s >= MATE_BOUND { bound } else { s }, m.idx));
+                break;
+            }
+        }
+        if turn_start {
+            self.keys.pop();
+        }
+        self.moves.truncate(base);
+        if self.stopped {
+            return Some(0);
+        }
+        let (s, idx) = cut?;
+        self.tt.store(tkey, score_to_tt(s, ply), tt_idx(idx), (shallow + 1).max(0), BOUND_LOWER);
+        Some(s)
     }
 
     /// Step 7: futility pruning at the frontier. With the static value this
