@@ -150,6 +150,7 @@ params! {
     iir: bool = "Iir", 0, 0..=1, 1, "Switch: internal iterative reduction (a node from IirDepth with no action from the table is searched one ply less).";
     cap_hist: bool = "CapHist", 0, 0..=1, 1, "Switch: capture history (tactical actions also ordered by how each side's did before).";
     cont: bool = "Cont", 0, 0..=1, 1, "Switch: continuation history (quiet actions also ordered by what followed the actions one and two plies back).";
+    improving: bool = "Improving", 0, 0..=1, 1, "Switch: the improving flag (the side to move's static value against its own at its last turn on the path) sets reverse futility's margin (RfpImp less when improving) and late-move pruning's count (LmpWorse percent of it when not).";
     probcut: bool = "ProbCut", 0, 0..=1, 1, "Switch: ProbCut (a non-PV node from ProbCutDepth is cut where a tactical action reaches beta + ProbCutMargin in quiescence and then searched ProbCutRed plies shallower).";
     // Tunable numbers.
     asp_depth: i32 = "AspDepth", 4, 1..=64, 1, "Aspiration windows from this depth.";
@@ -167,10 +168,12 @@ params! {
     lmp_deep_mul: i32 = "LmpDeepMul", 100, 10..=1000, 10, "Late-move pruning past depth 3: 3 + depth^2 x LmpDeepMul / 100 quiet actions.";
     rfp_depth: i32 = "RfpDepth", 5, 1..=64, 1, "Reverse futility pruning up to this depth.";
     rfp_margin: i32 = "RfpMargin", 120, 0..=2000, 10, "Reverse futility pruning: the margin per depth.";
+    rfp_imp: i32 = "RfpImp", 50, 0..=1000, 10, "Reverse futility pruning: the margin this much smaller where the side is improving (with Improving on).";
+    lmp_worse: i32 = "LmpWorse", 66, 10..=100, 5, "Late-move pruning: the count this percent of its own where the side is not improving (with Improving on).";
     iir_depth: i32 = "IirDepth", 4, 2..=64, 1, "Internal iterative reduction from this depth.";
     probcut_depth: i32 = "ProbCutDepth", 5, 2..=64, 1, "ProbCut from this depth.";
     probcut_margin: i32 = "ProbCutMargin", 200, 0..=2000, 10, "ProbCut: how far above beta a tactical action must reach.";
-    probcut_red: i32 = "ProbCutRed", 4, 1..=16, 1, "ProbCut: the verifying search is this many plies shallower than the node.";
+    probcut_red: i32 = "ProbCutRed", 4, 2..=16, 1, "ProbCut: the verifying search is this many plies shallower than the node.";
     lmr_base: i32 = "LmrBase", 75, -200..=400, 10, "Late move reduction: LmrBase/100 + ln(depth) ln(n) / (LmrDiv/100).";
     lmr_div: i32 = "LmrDiv", 200, 50..=1000, 15, "Late move reduction: LmrBase/100 + ln(depth) ln(n) / (LmrDiv/100).";
     lmr_depth: i32 = "LmrDepth", 3, 1..=64, 1, "Late move reductions from this depth.";
@@ -291,11 +294,12 @@ mod tests {
             assert!(s.min <= s.default && s.default <= s.max, "{}", s.name);
             assert_eq!(s.get(&p), s.default, "{}", s.name);
             assert!(s.step > 0, "{}", s.name);
-            assert_eq!(s.switch, i < 16, "{}: the switches come first", s.name);
+            assert_eq!(s.switch, i < 17, "{}: the switches come first", s.name);
             // Every switch is on by default but Rfp, screened and rejected
             // at its first margins, Iir, CapHist and Cont, screened and
-            // not kept, and ProbCut, not screened yet (docs/search.md).
-            let off = ["Rfp", "Iir", "CapHist", "Cont", "ProbCut"].contains(&s.name);
+            // not kept, and Improving and ProbCut, not screened yet
+            // (docs/search.md).
+            let off = ["Rfp", "Iir", "CapHist", "Cont", "Improving", "ProbCut"].contains(&s.name);
             assert!(!s.switch || (s.min, s.max, s.default) == (0, 1, i32::from(!off)), "{}", s.name);
             assert!(SPECS[..i].iter().all(|t| !t.name.eq_ignore_ascii_case(s.name)), "{} twice", s.name);
         }

@@ -210,17 +210,24 @@ fn teamchess_reverse_futility_never_cuts_a_node_in_check() {
     }
 }
 
-/// ProbCut (off by default) reaches the search and must not cut a node in
-/// check: switched on it searches another tree, one thread stays
-/// deterministic with it, and at its most aggressive (from depth 2 with no
-/// margin and the verifying search one ply shallower) the mate of the
+/// ProbCut and the improving flag (both off by default) reach the search
+/// and keep the mate: each switched on searches another tree, one thread
+/// stays deterministic with it, and at its most aggressive the mate of the
 /// tests above, whose lines run through Red's King in check, is still found
-/// at every depth.
+/// at every depth. (Checked: this position does not show ProbCut's
+/// in-check exception; the mate is found without it too. The exception
+/// stands on the same reasoning as reverse futility's, whose test does
+/// show it.) ProbCut at its most aggressive
+/// works from depth 2 with no margin and verifies in quiescence alone
+/// (`ProbCutRed` 8); the improving flag with no reverse futility margin
+/// where improving (teamchess's 150 less 1,000, held at 0), and a tenth of
+/// late-move pruning's count where not. Computing the flag changes nothing by itself, and both of its
+/// cases occur.
 #[test]
-fn teamchess_probcut_reaches_the_search_and_never_cuts_a_node_in_check() {
+fn teamchess_probcut_and_improving_reach_the_search_and_keep_the_mate() {
     let with = |text: &str| {
         let mut s = Searcher::<TeamChess>::new(4);
-        assert_eq!(s.params().get("ProbCut"), Ok(0), "off by default");
+        assert_eq!((s.params().get("ProbCut"), s.params().get("Improving")), (Ok(0), Ok(0)), "off by default");
         let mut p = s.params().clone();
         p.set_text(text).unwrap();
         s.set_params(p);
@@ -228,17 +235,26 @@ fn teamchess_probcut_reaches_the_search_and_never_cuts_a_node_in_check() {
     };
     let g: TeamChess = pos("teamchess", "1yK4yR1/8/8/4yP9/14/12gN1/14/1bK10gPgK/14/14/11gP1gR/8/5gR1rP/1bRrNrK4 r - - 0 1");
     let mid: TeamChess = pos("teamchess", TC_MIDDLE);
+    let nodes = |text: &str| search(&mut with(text), &mid, 6, &Config::default()).nodes;
     let off = search(&mut with(""), &mid, 6, &Config::default());
-    let a = search(&mut with("ProbCut=1"), &mid, 6, &Config::default());
-    let b = search(&mut with("ProbCut=1"), &mid, 6, &Config::default());
-    assert_ne!(a.nodes, off.nodes, "the same tree as without ProbCut");
-    assert_eq!((a.nodes, &a.best), (b.nodes, &b.best));
-    assert_legal(&mid, &a.best);
-    let mut s = with("ProbCut=1 ProbCutMargin=0 ProbCutDepth=2 ProbCutRed=1");
-    for d in [4, 5, 6] {
-        s.clear();
-        assert_eq!(search(&mut s, &g, d, &Config::default()).score, Score::Mate(-1), "depth {d}");
+    for (on, aggressive) in [
+        ("ProbCut=1", "ProbCut=1 ProbCutMargin=0 ProbCutDepth=2 ProbCutRed=8"),
+        ("Improving=1", "Improving=1 RfpImp=1000 LmpWorse=10"),
+    ] {
+        let a = search(&mut with(on), &mid, 6, &Config::default());
+        let b = search(&mut with(on), &mid, 6, &Config::default());
+        assert_ne!(a.nodes, off.nodes, "{on}: the same tree as without it");
+        assert_eq!((a.nodes, &a.best), (b.nodes, &b.best), "{on}");
+        assert_legal(&mid, &a.best);
+        let mut s = with(aggressive);
+        for d in [4, 5, 6] {
+            s.clear();
+            assert_eq!(search(&mut s, &g, d, &Config::default()).score, Score::Mate(-1), "{aggressive}, depth {d}");
+        }
     }
+    assert_eq!(nodes("Improving=1 RfpImp=0 LmpWorse=100"), off.nodes, "the flag alone changes the tree");
+    assert_ne!(nodes("Improving=1 RfpImp=100 LmpWorse=100"), off.nodes, "no node was improving");
+    assert_ne!(nodes("Improving=1 RfpImp=0 LmpWorse=50"), off.nodes, "no node was not improving");
 }
 
 /// The continuation history (`Cont`) and the capture history (`CapHist`),

@@ -105,6 +105,12 @@ struct Ply<A> {
     prev: Option<A>,
     /// The node follows a null move (no second one).
     no_null: bool,
+    /// The seat to move at this node (the top bit: at a turn start), and
+    /// its static value from the root side's view where the improving flag
+    /// computed one (`None` elsewhere): what a node of the same seat deeper
+    /// on the path compares its own with.
+    seat: u8,
+    stat: Option<i32>,
     /// The principal variation from this node: `pv[..pv_len]`.
     pv_len: usize,
     pv: [A; MAX_PLY],
@@ -112,7 +118,15 @@ struct Ply<A> {
 
 impl<A: Copy + Default> Ply<A> {
     fn new() -> Ply<A> {
-        Ply { killers: [None, None], prev: None, no_null: false, pv_len: 0, pv: [A::default(); MAX_PLY] }
+        Ply {
+            killers: [None, None],
+            prev: None,
+            no_null: false,
+            seat: u8::MAX,
+            stat: None,
+            pv_len: 0,
+            pv: [A::default(); MAX_PLY],
+        }
     }
 }
 

@@ -100,13 +100,15 @@ impl<G: Searchable> Worker<'_, G> {
         // of is searched a ply shallower (its ordering is a guess anyway).
         let depth = if self.p.iir && tt_move.is_none() && depth >= self.p.iir_depth && !restricted { depth - 1 } else { depth };
 
-        // Step 5. Reverse futility pruning, the null move, ProbCut.
+        // Step 5. The improving flag, reverse futility pruning, the null move,
+        // ProbCut.
         let in_check = self.pos.in_check();
         let merged = self.brs_merged(turn_start, us);
         let node = Node { depth, ply, pv_node, us, in_check, merged };
         // The node's static value, computed once when a step first asks.
         let mut stat = None;
-        if let Some(s) = self.reverse_futility(node, beta, restricted, &mut stat) {
+        let improving = self.improving(node, turn_start, &mut stat);
+        if let Some(s) = self.reverse_futility(node, beta, restricted, improving, &mut stat) {
             return s;
         }
         if let Some(s) = self.null_move(node, beta, turn_start, &mut stat) {
@@ -131,7 +133,7 @@ impl<G: Searchable> Worker<'_, G> {
         }
         let orig_alpha = alpha;
         let futility = self.futility_value(node, alpha, &mut stat);
-        let lmp = self.lmp_limit(node, alpha);
+        let lmp = self.lmp_limit(node, alpha, improving);
         let (best, best_idx) = self.move_loop(node, base, n, alpha, beta, futility, lmp);
         if turn_start {
             self.keys.pop();
@@ -197,12 +199,53 @@ impl<G: Searchable> Worker<'_, G> {
         ControlFlow::Continue(hit.idx)
     }
 
+    /// Step 5: the improving flag (switch `Improving`): whether the side
+    /// to move stands better by its static value than at the nearest
+    /// earlier node of the path where the same seat was to move at the
+    /// same point of its turn (at most 8 plies up: in the four-seat games
+    /// with one action a turn, its own last turn; in Quattuor Reges, the
+    /// same action of its last turn). `None` where the switch is off, in
+    /// check, at a merged layer, or where that earlier node had no static
+    /// value, or none within 8 plies (the root records none: within the
+    /// root's first turn the flag is unknown): then nothing depends on it.
+    /// Records this node's seat (with the turn-start flag in the top bit)
+    /// and value for the nodes below.
+    #[inline(always)]
+    fn improving(&mut self, node: Node, turn_start: bool, stat: &mut Option<i32>) -> Option<bool> {
+        if !self.p.improving {
+            return None;
+        }
+        let seat = self.pos.to_move() as u8 | u8::from(turn_start) << 7;
+        let ply = node.ply;
+        self.stack[ply].seat = seat;
+        self.stack[ply].stat = None;
+        if node.in_check || node.merged {
+            return None;
+        }
+        let e = *stat.get_or_insert_with(|| self.eval(node.us));
+        // From the root side's view, so that the seats' values compare.
+        let now = if node.us { e } else { -e };
+        self.stack[ply].stat = Some(now);
+        let earlier = (ply.saturating_sub(8)..ply).rev().find(|&k| self.stack[k].seat == seat)?;
+        let before = self.stack[earlier].stat?;
+        Some(if node.us { now > before } else { now < before })
+    }
+
     /// Step 5: reverse futility pruning. A non-PV node near the frontier
     /// whose static value stands `RfpMargin` per depth above beta is
     /// expected to fail high: its static value is returned (where the game
-    /// allows futility, not in check, never at a merged layer).
+    /// allows futility, not in check, never at a merged layer). With the
+    /// improving flag, the margin is `RfpImp` smaller where the side is
+    /// improving.
     #[inline(always)]
-    fn reverse_futility(&self, node: Node, beta: i32, restricted: bool, stat: &mut Option<i32>) -> Option<i32> {
+    fn reverse_futility(
+        &self,
+        node: Node,
+        beta: i32,
+        restricted: bool,
+        improving: Option<bool>,
+        stat: &mut Option<i32>,
+    ) -> Option<i32> {
         if !self.p.rfp
             || node.pv_node
             || node.in_check
@@ -215,7 +258,9 @@ impl<G: Searchable> Worker<'_, G> {
             return None;
         }
         let e = *stat.get_or_insert_with(|| self.eval(node.us));
-        (e - self.p.rfp_margin * node.depth >= beta && e < MATE_BOUND).then_some(e)
+        // Never below 0: a static value under beta proves no fail high.
+        let margin = (self.p.rfp_margin * node.depth - if improving == Some(true) { self.p.rfp_imp } else { 0 }).max(0);
+        (e - margin >= beta && e < MATE_BOUND).then_some(e)
     }
 
     /// Step 5: the null move. Let the next seat (an opponent) move twice;
@@ -290,9 +335,7 @@ impl<G: Searchable> Worker<'_, G> {
         // The child's depth of the verifying search.
         let shallow = depth - self.p.probcut_red;
         let (tkey, key) = keys;
-        if bound >= MATE_BOUND
-            || self.tt.probe(tkey).is_some_and(|h| h.depth >= shallow && score_from_tt(h.score, ply) < bound)
-        {
+        if bound >= MATE_BOUND || self.tt.probe(tkey).is_some_and(|h| h.depth >= shallow && score_from_tt(h.score, ply) < bound) {
             return None;
         }
         let base = self.moves.len();
@@ -349,17 +392,24 @@ impl<G: Searchable> Worker<'_, G> {
     }
 
     /// Step 7: late-move pruning, the number of quiet actions searched at
-    /// a non-PV node near the frontier (never at a merged layer).
+    /// a non-PV node near the frontier (never at a merged layer); with the
+    /// improving flag, `LmpWorse` percent of it where the side is not
+    /// improving.
     #[inline(always)]
-    fn lmp_limit(&self, node: Node, alpha: i32) -> usize {
-        if !self.p.lmp || node.pv_node || node.in_check || node.merged || alpha.abs() >= MATE_BOUND {
-            usize::MAX
+    fn lmp_limit(&self, node: Node, alpha: i32, improving: Option<bool>) -> usize {
+        let n = if !self.p.lmp || node.pv_node || node.in_check || node.merged || alpha.abs() >= MATE_BOUND {
+            return usize::MAX;
         } else if node.depth <= 3 {
             self.lmp[node.depth as usize]
         } else if node.depth <= self.p.lmp_deep {
             (3 + node.depth * node.depth * self.p.lmp_deep_mul / 100) as usize
         } else {
-            usize::MAX
+            return usize::MAX;
+        };
+        if improving == Some(false) && n > 0 {
+            (n * self.p.lmp_worse as usize / 100).max(1)
+        } else {
+            n
         }
     }
 

@@ -78,6 +78,9 @@ impl<G: Searchable> Worker<'_, G> {
             rm.score = -INF;
         }
         self.stack[0].pv_len = 0;
+        // The root records no static value for the improving flag.
+        self.stack[0].seat = u8::MAX;
+        self.stack[0].stat = None;
         let mut completed_any = false;
         for i in line..self.root_moves.len() {
             if self.stop_requested() {
