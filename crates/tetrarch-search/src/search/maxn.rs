@@ -112,11 +112,7 @@ impl<G: Searchable> Worker<'_, G> {
         }
         let mut best_idx = None;
         for i in 0..n {
-            self.pick(base, i, n);
-            let m = self.moves[base + i];
-            let u = self.pos.make(m.a);
-            self.stack[ply + 1].prev = Some(m.a);
-            self.tick();
+            let (m, u) = self.play_picked(base, i, n, ply);
             let child_limit =
                 if self.pos.to_move() != mover && best[mover] >= 0 { MAXN_TOTAL - best[mover] } else { MAXN_TOTAL + 1 };
             let v = self.maxn(depth - 1, ply + 1, child_limit, if quiesce { qd + 1 } else { 0 });

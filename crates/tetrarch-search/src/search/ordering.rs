@@ -165,6 +165,19 @@ impl<G: Searchable> Worker<'_, G> {
         (total, n)
     }
 
+    /// Plays the `i`-th best of the `n` actions at `base` (put in place
+    /// by [`Worker::pick`]): its entry and the undo, with the child's
+    /// previous action set and the node counted.
+    #[inline(always)]
+    pub(super) fn play_picked(&mut self, base: usize, i: usize, n: usize, ply: usize) -> (Entry<G::Action>, G::Undo) {
+        self.pick(base, i, n);
+        let m = self.moves[base + i];
+        let u = self.pos.make(m.a);
+        self.stack[ply + 1].prev = Some(m.a);
+        self.tick();
+        (m, u)
+    }
+
     /// Puts the `i`-th best of the `n` actions at `base` in place: the first
     /// few by selection (most nodes cut off after one or two), then the
     /// rest sorted at once. The same order as sorting them all (score, then

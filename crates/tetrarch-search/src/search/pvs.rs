@@ -345,11 +345,7 @@ impl<G: Searchable> Worker<'_, G> {
         }
         let mut cut = None;
         for i in 0..n {
-            self.pick(base, i, n);
-            let m = self.moves[base + i];
-            let u = self.pos.make(m.a);
-            self.stack[ply + 1].prev = Some(m.a);
-            self.tick();
+            let (m, u) = self.play_picked(base, i, n, ply);
             let flip = self.is_us() != us;
             let mut s =
                 if flip { -self.qsearch(ply + 1, -bound, -bound + 1, 0) } else { self.qsearch(ply + 1, bound - 1, bound, 0) };
