@@ -296,9 +296,8 @@ mod tests {
             assert!(s.step > 0, "{}", s.name);
             assert_eq!(s.switch, i < 17, "{}: the switches come first", s.name);
             // Every switch is on by default but Rfp, screened and rejected
-            // at its first margins, Iir, CapHist and Cont, screened and
-            // not kept, and Improving and ProbCut, not screened yet
-            // (docs/search.md).
+            // at its first margins, and Iir, CapHist, Cont, Improving and
+            // ProbCut, screened and not kept (docs/search.md).
             let off = ["Rfp", "Iir", "CapHist", "Cont", "Improving", "ProbCut"].contains(&s.name);
             assert!(!s.switch || (s.min, s.max, s.default) == (0, 1, i32::from(!off)), "{}", s.name);
             assert!(SPECS[..i].iter().all(|t| !t.name.eq_ignore_ascii_case(s.name)), "{} twice", s.name);
