@@ -1,8 +1,8 @@
 //! The search parameters of every game: each game's overrides
 //! (`SearchHints::SEARCH_PARAMS`) name known parameters within range, a
 //! searcher starts from them, and they differ from the search's defaults
-//! exactly where the game says (teamchess: reverse futility pruning at
-//! depth 1, margin 150; every other game: none).
+//! exactly where the game says (teamchess and fourchess: reverse futility
+//! pruning at depth 1, margin 150; every other game: none).
 
 use tetrarch_core::registry::{self, GameInfo, GameVisitor};
 use tetrarch_search::{SearchParams, Searcher};
@@ -22,7 +22,7 @@ fn every_game_starts_from_the_search_defaults() {
         let (game, searcher) = registry::with_variant(v, Defaults).unwrap();
         assert_eq!(game, searcher, "{v}: a searcher starts with its game's defaults");
         let mut expected = SearchParams::default();
-        if v == "teamchess" {
+        if v == "teamchess" || v == "fourchess" {
             expected.set_text("Rfp=1 RfpDepth=1 RfpMargin=150").unwrap();
         }
         assert_eq!(game, expected, "{v}: the game's own overrides, nothing else");
