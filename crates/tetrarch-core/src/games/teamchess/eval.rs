@@ -27,7 +27,9 @@ use super::moves::Move;
 use super::TeamChess;
 use crate::bitboard::Bb256;
 use crate::eval::{EvalSink, Weights};
-use crate::games::cross_board::board::{bishop_attacks, file, rank, rook_attacks, sq, step, Sq, DIRS, KING_STEPS, PAWN_CAPS};
+use crate::games::cross_board::board::{
+    exists, file, first_blocker, rank, sq, step, Sq, CELLS, DIRS, KING_STEPS, PAWN_CAPS, RAY_LEN,
+};
 use crate::games::cross_board::eval_geometry::centre_bonus;
 use crate::games::cross_board::men::attacks_of;
 use crate::games::cross_board::piece::*;
@@ -53,7 +55,7 @@ const FULL: usize = 196;
 
 /// The cell of seat 0's frame (file, rank) that `s` is for `seat`.
 #[inline(always)]
-pub fn frame(seat: usize, s: Sq) -> (usize, usize) {
+pub const fn frame(seat: usize, s: Sq) -> (usize, usize) {
     let (x, y) = (file(s), rank(s));
     match seat & 3 {
         0 => (x, y),
@@ -168,21 +170,36 @@ const THREAT_IDX: [usize; COUNT] = [0, 0, 1, 2, 3, 4, 0];
 pub static DEFAULT: std::sync::LazyLock<Weights> =
     std::sync::LazyLock::new(|| Weights::committed(include_str!("tuned.weights"), "teamchess", &w::TABLE));
 
+/// `FRAME_AT[seat][s]`: the cell of `seat`'s frame that `s` is, as
+/// (mirrored index `r * 7 + min(f, 13 − f)`, full index `r * 14 + f`):
+/// [`frame`] computed once for every cell, not for every man.
+static FRAME_AT: [[(u8, u8); CELLS]; 4] = {
+    let mut t = [[(0, 0); CELLS]; 4];
+    let mut seat = 0;
+    while seat < 4 {
+        let mut s = 0;
+        while s < CELLS {
+            if exists(s) {
+                let (f, r) = frame(seat, s);
+                let mirrored = if f < 13 - f { f } else { 13 - f };
+                t[seat][s] = ((r * 7 + mirrored) as u8, (r * 14 + f) as u8);
+            }
+            s += 1;
+        }
+        seat += 1;
+    }
+    t
+};
+
+/// The first table entry of each type's piece-square table (P, -, N, B,
+/// R, Q, K).
+const PST_BASE: [usize; COUNT] = [w::PST_PAWN, w::PST_PAWN, w::PST_KNIGHT, w::PST_BISHOP, w::PST_ROOK, w::PST_QUEEN, w::PST_KING];
+
 /// The table entry of a man of type `ty` of `seat` on `s`.
 #[inline(always)]
 fn pst_index(seat: usize, ty: usize, s: Sq) -> usize {
-    let (f, r) = frame(seat, s);
-    if ty == KING {
-        return w::PST_KING + r * 14 + f;
-    }
-    let base = match ty {
-        PAWN => w::PST_PAWN,
-        KNIGHT => w::PST_KNIGHT,
-        BISHOP => w::PST_BISHOP,
-        ROOK => w::PST_ROOK,
-        _ => w::PST_QUEEN,
-    };
-    base + r * 7 + f.min(13 - f)
+    let (half, full) = FRAME_AT[seat & 3][s];
+    PST_BASE[ty] + usize::from(if ty == KING { full } else { half })
 }
 
 /// What one seat's men attack.
@@ -232,7 +249,7 @@ fn king_safety(p: &TeamChess, s: usize, units: i32, seats: u8, enemy: Bb256) -> 
     let u = units + (zone(k) & enemy).count() as i32;
     let ahead = step(k, DIRS[s].0, DIRS[s].1);
     let front = PAWN_CAPS[s][k] | ahead.map_or(Bb256::EMPTY, |a| Bb256::EMPTY.with(a));
-    let lines = (bishop_attacks(k, m.occ) | rook_attacks(k, m.occ)).count() as usize;
+    let lines = queen_reach(k, m.occ);
     Some(KingSafety {
         units: (u as usize).min(DANGER_MAX),
         seats: seats.count_ones() as usize,
@@ -240,6 +257,19 @@ fn king_safety(p: &TeamChess, s: usize, units: i32, seats: u8, enemy: Bb256) -> 
         shelter: (front & own & m.by_type[PAWN]).count() as usize,
         exposure: lines.min(EXPOSURE_MAX),
     })
+}
+
+/// How many cells a Queen on `k` reaches with occupancy `occ`, counted
+/// ray by ray from the rays' lengths (up to the first man, included, or
+/// the edge): the count of its attack set without building it.
+#[inline(always)]
+fn queen_reach(k: Sq, occ: Bb256) -> usize {
+    (0..8)
+        .map(|d| {
+            let past = first_blocker(d, k, occ).map_or(0, |b| RAY_LEN[d][b]);
+            usize::from(RAY_LEN[d][k] - past)
+        })
+        .sum()
 }
 
 /// What the pass over the men finds beyond its features: each seat's
@@ -369,4 +399,46 @@ pub fn order_hint(p: &TeamChess, m: Move) -> i32 {
         h += 16 * VALUE[t];
     }
     h
+}
+
+#[cfg(test)]
+mod tables {
+    use super::*;
+    use crate::games::cross_board::board::{bishop_attacks, rook_attacks};
+
+    /// The per-cell frame table is [`frame`], and its indices stay inside
+    /// their piece-square tables.
+    #[test]
+    fn frame_table_is_the_frame() {
+        for seat in 0..4 {
+            for s in (0..CELLS).filter(|&s| exists(s)) {
+                let (f, r) = frame(seat, s);
+                assert_eq!(pst_index(seat, KING, s), w::PST_KING + r * 14 + f);
+                assert_eq!(pst_index(seat, ROOK, s), w::PST_ROOK + r * 7 + f.min(13 - f));
+                assert!(r * 7 + f.min(13 - f) < HALF && r * 14 + f < FULL);
+            }
+        }
+    }
+
+    /// The reach counted from the rays' lengths is the count of the
+    /// Queen's attack set, on boards from empty to crowded.
+    #[test]
+    fn queen_reach_counts_the_attack_set() {
+        let mut state = 7u64;
+        for fill in [0u64, 8, 24, 40, 56] {
+            for _ in 0..20 {
+                let mut occ = Bb256::EMPTY;
+                for c in (0..CELLS).filter(|&c| exists(c)) {
+                    state = crate::zobrist::splitmix64(state);
+                    if state % 64 < fill {
+                        occ.set(c);
+                    }
+                }
+                for k in (0..CELLS).filter(|&k| exists(k)) {
+                    let set = (bishop_attacks(k, occ) | rook_attacks(k, occ)).count() as usize;
+                    assert_eq!(queen_reach(k, occ), set, "King on {k}");
+                }
+            }
+        }
+    }
 }
