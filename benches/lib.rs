@@ -1,4 +1,5 @@
-//! Criterion benchmarks of move generation and perft for every game live in
-//! `movegen.rs` beside this file; run them with `cargo bench -p tetrarch-benches`.
+//! Criterion benchmarks of every game live beside this file: move generation
+//! and perft in `movegen.rs`, the static evaluation in `eval.rs`; run them
+//! with `cargo bench -p tetrarch-benches`.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

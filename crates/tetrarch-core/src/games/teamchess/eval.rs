@@ -406,16 +406,25 @@ mod tables {
     use super::*;
     use crate::games::cross_board::board::{bishop_attacks, rook_attacks};
 
-    /// The per-cell frame table is [`frame`], and its indices stay inside
-    /// their piece-square tables.
+    /// The per-cell frame table is [`frame`], every type indexes its own
+    /// piece-square table, and the indices stay inside it.
     #[test]
     fn frame_table_is_the_frame() {
         for seat in 0..4 {
             for s in (0..CELLS).filter(|&s| exists(s)) {
                 let (f, r) = frame(seat, s);
-                assert_eq!(pst_index(seat, KING, s), w::PST_KING + r * 14 + f);
-                assert_eq!(pst_index(seat, ROOK, s), w::PST_ROOK + r * 7 + f.min(13 - f));
                 assert!(r * 7 + f.min(13 - f) < HALF && r * 14 + f < FULL);
+                for ty in [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING] {
+                    let want = match ty {
+                        KING => w::PST_KING + r * 14 + f,
+                        PAWN => w::PST_PAWN + r * 7 + f.min(13 - f),
+                        KNIGHT => w::PST_KNIGHT + r * 7 + f.min(13 - f),
+                        BISHOP => w::PST_BISHOP + r * 7 + f.min(13 - f),
+                        ROOK => w::PST_ROOK + r * 7 + f.min(13 - f),
+                        _ => w::PST_QUEEN + r * 7 + f.min(13 - f),
+                    };
+                    assert_eq!(pst_index(seat, ty, s), want, "seat {seat}, type {ty}, cell {s}");
+                }
             }
         }
     }
