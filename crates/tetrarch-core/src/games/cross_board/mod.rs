@@ -120,21 +120,22 @@ pub mod eval_geometry {
         let q = m.by_type[QUEEN] & own;
         let mut n = 0;
         for s in (m.by_type[BISHOP] & own) | q {
-            n += (4..8).map(|d| reach(m, own, d, s)).sum::<u32>();
+            n += (4..8).map(|d| reach(m.occ, own, d, s)).sum::<u32>();
         }
         for s in (m.by_type[ROOK] & own) | q {
-            n += (0..4).map(|d| reach(m, own, d, s)).sum::<u32>();
+            n += (0..4).map(|d| reach(m.occ, own, d, s)).sum::<u32>();
         }
         n as i32
     }
 
     /// The cells a slider on `s` of the seat with men `own` reaches in
-    /// direction `d`: up to the first man, that one included unless it is
-    /// its own.
+    /// direction `d` with occupancy `occ`: up to the first man, that one
+    /// included unless it is in `own`. Counted from the rays' lengths,
+    /// without building the attack set.
     #[inline(always)]
-    fn reach(m: &Men, own: Bb256, d: usize, s: Sq) -> u32 {
+    pub fn reach(occ: Bb256, own: Bb256, d: usize, s: Sq) -> u32 {
         let len = u32::from(RAY_LEN[d][s]);
-        match first_blocker(d, s, m.occ) {
+        match first_blocker(d, s, occ) {
             None => len,
             Some(b) => len - u32::from(RAY_LEN[d][b]) - u32::from(own.has(b)),
         }

@@ -27,10 +27,8 @@ use super::moves::Move;
 use super::TeamChess;
 use crate::bitboard::Bb256;
 use crate::eval::{EvalSink, Weights};
-use crate::games::cross_board::board::{
-    exists, file, first_blocker, rank, sq, step, Sq, CELLS, DIRS, KING_STEPS, PAWN_CAPS, RAY_LEN,
-};
-use crate::games::cross_board::eval_geometry::centre_bonus;
+use crate::games::cross_board::board::{exists, file, rank, sq, step, Sq, CELLS, DIRS, KING_STEPS, PAWN_CAPS};
+use crate::games::cross_board::eval_geometry::{centre_bonus, reach};
 use crate::games::cross_board::men::attacks_of;
 use crate::games::cross_board::piece::*;
 
@@ -259,17 +257,12 @@ fn king_safety(p: &TeamChess, s: usize, units: i32, seats: u8, enemy: Bb256) -> 
     })
 }
 
-/// How many cells a Queen on `k` reaches with occupancy `occ`, counted
-/// ray by ray from the rays' lengths (up to the first man, included, or
-/// the edge): the count of its attack set without building it.
+/// How many cells a Queen on `k` reaches with occupancy `occ` (up to the
+/// first man, included, or the edge): the count of its attack set without
+/// building it.
 #[inline(always)]
 fn queen_reach(k: Sq, occ: Bb256) -> usize {
-    (0..8)
-        .map(|d| {
-            let past = first_blocker(d, k, occ).map_or(0, |b| RAY_LEN[d][b]);
-            usize::from(RAY_LEN[d][k] - past)
-        })
-        .sum()
+    (0..8).map(|d| reach(occ, Bb256::EMPTY, d, k) as usize).sum()
 }
 
 /// What the pass over the men finds beyond its features: each seat's
