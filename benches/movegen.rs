@@ -26,6 +26,9 @@ fn generation<G: Game>(c: &mut Criterion, name: &str, pos: &G) {
             black_box(list.len())
         })
     });
+    // What quiescence asks before it stands pat (games that answer it
+    // without listing every action: the chess variants; the others list).
+    c.bench_function(&format!("{name}/has_quiet_action"), |b| b.iter(|| black_box(pos).has_quiet_action()));
     c.bench_function(&format!("{name}/make_unmake_all"), |b| {
         let mut p = pos.clone();
         let mut list = G::Actions::default();

@@ -520,6 +520,17 @@ pub trait SearchHints: Rules {
         false
     }
 
+    /// Whether [`SearchHints::search_actions`] holds an action that
+    /// [`SearchHints::is_tactical`] says no to, answered without listing
+    /// them all (stopping at the first): then the game goes on and not
+    /// every action is tactical, which is all quiescence needs to know to
+    /// stand pat before it lists the tactical ones. It must never say yes
+    /// wrongly; the default says no (quiescence then lists the actions
+    /// first).
+    fn has_quiet_action(&self) -> bool {
+        false
+    }
+
     /// Whether the seat to move is in check (games with checks): the search
     /// extends such positions and never stands pat in them. The default:
     /// the game has no checks.

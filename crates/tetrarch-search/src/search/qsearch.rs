@@ -39,7 +39,8 @@ impl<G: Searchable> Worker<'_, G> {
             }
         }
 
-        // Step 3. Early stand pat, in check evasions.
+        // Step 3. Early stand pat (before the actions are listed), in
+        // check evasions.
         let evade = self.p.evade && qd < self.p.qs_evade && self.pos.in_check();
         let mut stand = None;
         if G::QUICK_OUTCOME && !evade {
@@ -50,6 +51,15 @@ impl<G: Searchable> Worker<'_, G> {
             }
             let s = self.eval(us);
             if qd >= self.p.qs_max || s >= beta || self.pos.no_tactical() {
+                return s;
+            }
+            stand = Some(s);
+        } else if !evade && self.pos.has_quiet_action() {
+            // A legal quiet action: the game goes on and not every action
+            // is tactical (no `forced`), so Step 5's stand pat holds and
+            // can be taken before the tactical actions are listed.
+            let s = self.eval(us);
+            if qd >= self.p.qs_max || s >= beta {
                 return s;
             }
             stand = Some(s);

@@ -308,6 +308,10 @@ impl SearchHints for FourChess {
         eval::order_hint(self, m)
     }
 
+    fn has_quiet_action(&self) -> bool {
+        self.has_quiet_turn()
+    }
+
     fn in_check(&self) -> bool {
         self.checks >> self.side & 1 != 0 && self.inert >> self.side & 1 == 0
     }

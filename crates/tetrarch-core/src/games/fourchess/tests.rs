@@ -316,6 +316,12 @@ mod properties {
                 // make/unmake of every turn restores the position
                 let mut l = <FourChess as Rules>::Actions::default();
                 p.legal_actions(&mut l);
+                // Quiescence's early stand pat: a quiet turn exactly when
+                // the list has one (a seat without moves, whose pass the
+                // shortcut does not look for, aside).
+                let quiet = l.iter().any(|&m| !p.is_tactical(m));
+                let passes_without_moves = l.len() == 1 && l[0].is_pass() && p.inert >> p.side & 1 == 0;
+                prop_assert_eq!(p.has_quiet_action(), quiet && !passes_without_moves, "{}", s);
                 for &m in l.iter() {
                     let before = p.clone();
                     let u = p.make(m);

@@ -250,6 +250,10 @@ impl SearchHints for TeamChess {
         eval::order_hint(self, m)
     }
 
+    fn has_quiet_action(&self) -> bool {
+        self.quick_outcome().is_none() && self.has_quiet_move()
+    }
+
     fn in_check(&self) -> bool {
         self.seat_in_check(self.side as usize)
     }

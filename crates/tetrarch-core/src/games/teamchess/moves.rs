@@ -298,6 +298,29 @@ impl TeamChess {
         });
     }
 
+    /// Whether the side to move has a legal quiet move (no capture, no
+    /// promotion): a pawn push or a Knight move to an empty cell by a man
+    /// off every line through its King while it is not in check is legal
+    /// without a trial (no pin can hold it); otherwise the legal moves in
+    /// their order up to the first quiet one.
+    pub(super) fn has_quiet_move(&self) -> bool {
+        let s = self.side as usize;
+        let men = &self.men;
+        if men.kings[s] == NO_KING {
+            return false;
+        }
+        let ksq = men.kings[s] as Sq;
+        let own = men.by_seat[s];
+        let free = own & !QUEEN_LINES[ksq];
+        let empty = EXISTS & !men.occ;
+        let pushes = (free & men.by_type[PAWN]).shift(DIR_SHIFT[s]) & empty & !PROMO_LINE[s];
+        let jumps = (free & men.by_type[KNIGHT]).into_iter().any(|n| (KNIGHT_STEPS[n] & empty).any());
+        if (pushes.any() || jumps) && !men.attacked(ksq, men.men_of(enemies_mask(s)), men.occ) {
+            return true;
+        }
+        !self.for_each_legal(&mut |m| men.board[m.to()] != 0 || m.is_ep() || m.promotion().is_some())
+    }
+
     /// Whether the side to move has a legal move.
     pub(super) fn has_legal_move(&self) -> bool {
         !self.for_each_legal(&mut |_| false)

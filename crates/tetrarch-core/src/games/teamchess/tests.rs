@@ -183,6 +183,9 @@ mod properties {
                 let f = to_fen4(&p);
                 let q = TeamChess::from_position_string(&f, &opts).unwrap();
                 prop_assert_eq!(to_fen4(&q), f.clone());
+                // Quiescence's early stand pat: a quiet move exactly when
+                // the list has one.
+                prop_assert_eq!(p.has_quiet_action(), l.iter().any(|&m| !p.is_tactical(m)), "{}", s);
                 for &m in l.iter() {
                     let before = p.position_string();
                     let k = p.key();
@@ -201,6 +204,20 @@ mod properties {
             }
         }
     }
+}
+
+/// Quiescence's early stand pat asks for a legal quiet move: in check,
+/// free pawn pushes (d2-d3) do not count, and the only legal move here
+/// takes the checking Rook.
+#[test]
+fn quiet_moves_in_check() {
+    let p = pos("3yK4/8/8/14/14/14/13gK/bK13/14/7bR6/14/8/rPrB1rP1rP2/3rRrKrR2 r - - 0 1");
+    assert!(p.in_check());
+    assert_eq!(turns_of(&p), ["e2h5"]);
+    assert!(!p.has_quiet_action());
+    // Without the check (the Rook one file over) the pushes are quiet moves.
+    let p = pos("3yK4/8/8/14/14/14/13gK/bK13/14/6bR7/14/8/rPrB1rP1rP2/3rRrKrR2 r - - 0 1");
+    assert!(!p.in_check() && p.has_quiet_action());
 }
 
 #[test]
