@@ -384,17 +384,20 @@ impl TeamChess {
                 }
             }
         }
-        // En-passant entries (§6.3.1).
+        // En-passant entries (§6.3.1); usually there is none before the
+        // move and none after it, and nothing to do.
         let next = (s + 1) & 3;
         let sk = if m.is_double() { (from as i32 + DIR_SHIFT[s]) as u8 } else { 0 };
-        self.set_ep(s, sk);
-        self.set_ep(next, 0);
-        for col in 0..4 {
-            let e = self.ep[col];
-            if e != 0 {
-                let landing = (e as i32 + DIR_SHIFT[col]) as Sq;
-                if self.men.board[landing] != code(col, PAWN) {
-                    self.set_ep(col, 0);
+        if sk != 0 || self.ep != [0; 4] {
+            self.set_ep(s, sk);
+            self.set_ep(next, 0);
+            for col in 0..4 {
+                let e = self.ep[col];
+                if e != 0 {
+                    let landing = (e as i32 + DIR_SHIFT[col]) as Sq;
+                    if self.men.board[landing] != code(col, PAWN) {
+                        self.set_ep(col, 0);
+                    }
                 }
             }
         }
