@@ -26,8 +26,10 @@ fn generation<G: Game>(c: &mut Criterion, name: &str, pos: &G) {
             black_box(list.len())
         })
     });
-    // What quiescence asks before it stands pat (games that answer it
-    // without listing every action: the chess variants; the others list).
+    // What quiescence asks before it stands pat: the chess variants answer
+    // it without listing every action (at the start, from their shortcut);
+    // the other games answer no at once (their rows time nothing) and
+    // quiescence lists their actions instead.
     c.bench_function(&format!("{name}/has_quiet_action"), |b| b.iter(|| black_box(pos).has_quiet_action()));
     c.bench_function(&format!("{name}/make_unmake_all"), |b| {
         let mut p = pos.clone();

@@ -179,8 +179,12 @@ fn double_mate_and_material() {
     // No progress at 200 plies.
     let p = pos("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 200 90");
     assert_eq!(p.outcome().map(|o| o.to_string()), Some("draw noprogress".into()));
+    // Quiescence's early stand pat finds no quiet turn in an ended game,
+    // and White's King steps one ply earlier.
+    assert!(!p.has_quiet_action());
     let p = pos("4yK3/8/8/14/14/14/13rK/bK13/14/14/13rR/8/8/3wK4 w - 199 90");
     assert_eq!(p.outcome(), None);
+    assert!(p.has_quiet_action());
 }
 
 #[test]
@@ -306,6 +310,15 @@ mod properties {
                 expect.sort();
                 let got = fast_turns(&p);
                 prop_assert_eq!(&got, &expect, "{}", p.position_string());
+                // Quiescence's early stand pat: a quiet turn exactly when
+                // the list has one (a seat without moves, whose pass the
+                // shortcut does not look for, aside; none when the game is
+                // over).
+                let mut l = <FourChess as Rules>::Actions::default();
+                p.legal_actions(&mut l);
+                let quiet = l.iter().any(|&m| !p.is_tactical(m));
+                let passes_without_moves = l.len() == 1 && l[0].is_pass() && p.inert >> p.side & 1 == 0;
+                prop_assert_eq!(p.has_quiet_action(), quiet && !passes_without_moves, "{}", p.position_string());
                 if got.is_empty() {
                     break;
                 }
@@ -314,14 +327,6 @@ mod properties {
                 prop_assert_eq!(q.position_string(), s.clone());
                 prop_assert_eq!(q.key(), p.key());
                 // make/unmake of every turn restores the position
-                let mut l = <FourChess as Rules>::Actions::default();
-                p.legal_actions(&mut l);
-                // Quiescence's early stand pat: a quiet turn exactly when
-                // the list has one (a seat without moves, whose pass the
-                // shortcut does not look for, aside).
-                let quiet = l.iter().any(|&m| !p.is_tactical(m));
-                let passes_without_moves = l.len() == 1 && l[0].is_pass() && p.inert >> p.side & 1 == 0;
-                prop_assert_eq!(p.has_quiet_action(), quiet && !passes_without_moves, "{}", s);
                 for &m in l.iter() {
                     let before = p.clone();
                     let u = p.make(m);

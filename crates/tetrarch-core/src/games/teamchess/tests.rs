@@ -177,15 +177,15 @@ mod properties {
             for pick in picks {
                 let mut l = <TeamChess as Rules>::Actions::default();
                 p.legal_actions(&mut l);
-                if l.is_empty() { break; }
                 let s = p.position_string();
+                // Quiescence's early stand pat: a quiet move exactly when
+                // the list has one (none when the game is over).
+                prop_assert_eq!(p.has_quiet_action(), l.iter().any(|&m| !p.is_tactical(m)), "{}", s);
+                if l.is_empty() { break; }
                 prop_assert_eq!(TeamChess::from_position_string(&s, &opts).unwrap().position_string(), s.clone());
                 let f = to_fen4(&p);
                 let q = TeamChess::from_position_string(&f, &opts).unwrap();
                 prop_assert_eq!(to_fen4(&q), f.clone());
-                // Quiescence's early stand pat: a quiet move exactly when
-                // the list has one.
-                prop_assert_eq!(p.has_quiet_action(), l.iter().any(|&m| !p.is_tactical(m)), "{}", s);
                 for &m in l.iter() {
                     let before = p.position_string();
                     let k = p.key();
@@ -218,6 +218,33 @@ fn quiet_moves_in_check() {
     // Without the check (the Rook one file over) the pushes are quiet moves.
     let p = pos("3yK4/8/8/14/14/14/13gK/bK13/14/6bR7/14/8/rPrB1rP1rP2/3rRrKrR2 r - - 0 1");
     assert!(!p.in_check() && p.has_quiet_action());
+}
+
+/// The early stand pat's shortcut must not count what is no quiet move:
+/// a push onto the promotion line (a promotion), a pinned Knight's jumps,
+/// or any move once the game is over.
+#[test]
+fn quiet_moves_exclude_promotions_pins_and_ended_games() {
+    let quiet = |p: &TeamChess| {
+        let mut l = <TeamChess as Rules>::Actions::default();
+        p.legal_actions(&mut l);
+        l.iter().any(|&m| !p.is_tactical(m))
+    };
+    // Red's only push reaches rank 11 (a promotion); the rest of its
+    // moves take Blue's men.
+    let promo = "3yK4/8/8/14/4rP9/14/13gK/bK13/14/14/14/3bPbPbP2/3rPrPrP2/3bNrKbN2 r - - 0 1";
+    // Red's Knight on i1 is pinned by the Rook on k1; its jumps are illegal.
+    let pin = "3yK4/8/8/14/14/14/13gK/bK13/14/14/14/3bPbPbP2/3rPrPrP2/3bNrKrN1bR r - - 0 1";
+    for s in [promo, pin] {
+        let p = pos(s);
+        assert!(!p.in_check(), "{s}");
+        assert!(!quiet(&p), "{s}: {:?}", turns_of(&p));
+        assert!(!p.has_quiet_action(), "{s}");
+    }
+    // A game over by the no-progress rule (200 turns by default): the
+    // start position's pushes are no actions any more.
+    let p = pos(&TeamChess::startpos(&Options::default()).position_string().replace(" 0 1", " 200 1"));
+    assert!(p.outcome().is_some() && !p.has_quiet_action());
 }
 
 #[test]
