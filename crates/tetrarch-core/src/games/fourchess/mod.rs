@@ -309,7 +309,7 @@ impl SearchHints for FourChess {
     }
 
     fn has_quiet_action(&self) -> bool {
-        self.has_quiet_turn()
+        self.has_quiet_turn(|m| self.is_tactical(m))
     }
 
     fn in_check(&self) -> bool {

@@ -149,11 +149,11 @@ impl FourChess {
         }
     }
 
-    /// Whether [`FourChess::turns`] holds a quiet turn (not a capture, not
-    /// a promotion), found without listing them all: an inert seat's
+    /// Whether [`FourChess::turns`] holds a turn that `tactical` says no to
+    /// (a quiet turn), found without listing them all: an inert seat's
     /// pass, or the legal moves in their order up to the first quiet one.
     /// A seat without moves is answered no (its pass is not looked for).
-    pub(super) fn has_quiet_turn(&self) -> bool {
+    pub(super) fn has_quiet_turn(&self, tactical: impl Fn(Move) -> bool) -> bool {
         if self.quick_outcome().is_some() || self.no_progress().is_some() {
             return false;
         }
@@ -162,6 +162,6 @@ impl FourChess {
             return true;
         }
         let (sc, pc) = (self.checks >> s & 1 != 0, self.checks >> partner(s) & 1 != 0);
-        !self.for_each_legal(s, self.inert, sc, pc, &mut |m| self.men.board[m.to()] != 0 || m.is_promotion())
+        !self.for_each_legal(s, self.inert, sc, pc, &mut |m| tactical(m))
     }
 }

@@ -251,7 +251,7 @@ impl SearchHints for TeamChess {
     }
 
     fn has_quiet_action(&self) -> bool {
-        self.quick_outcome().is_none() && self.has_quiet_move()
+        self.quick_outcome().is_none() && self.has_quiet_move(|m| self.is_tactical(m))
     }
 
     fn in_check(&self) -> bool {

@@ -298,12 +298,13 @@ impl TeamChess {
         });
     }
 
-    /// Whether the side to move has a legal quiet move (no capture, no
-    /// promotion): a pawn push or a Knight move to an empty cell by a man
-    /// off every line through its King while it is not in check is legal
-    /// without a trial (no pin can hold it); otherwise the legal moves in
-    /// their order up to the first quiet one.
-    pub(super) fn has_quiet_move(&self) -> bool {
+    /// Whether the side to move has a legal move that `tactical` says no
+    /// to (a quiet move: no capture, no promotion): a pawn push or a
+    /// Knight move to an empty cell by a man off every line through its
+    /// King while it is not in check is legal without a trial (no pin can
+    /// hold it); otherwise the legal moves in their order up to the first
+    /// quiet one.
+    pub(super) fn has_quiet_move(&self, tactical: impl Fn(Move) -> bool) -> bool {
         let s = self.side as usize;
         let men = &self.men;
         if men.kings[s] == NO_KING {
@@ -318,7 +319,7 @@ impl TeamChess {
         if (pushes.any() || jumps) && !men.attacked(ksq, men.men_of(enemies_mask(s)), men.occ) {
             return true;
         }
-        !self.for_each_legal(&mut |m| men.board[m.to()] != 0 || m.is_ep() || m.promotion().is_some())
+        !self.for_each_legal(&mut |m| tactical(m))
     }
 
     /// Whether the side to move has a legal move.
